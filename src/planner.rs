@@ -1,0 +1,1 @@
+//! The pipeline a user runs: ground, search, validate.

@@ -1,0 +1,92 @@
+//! Search: one best-first engine over the [`crate::state::StateRegistry`].
+//! A*, greedy best-first and weighted A* differ only in the open-list key.
+//! (engine: stub, to be written)
+
+use std::time::Duration;
+
+use crate::heuristic::Heuristic;
+use crate::task::{OpId, Task};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Strategy {
+    /// f = g + h, ties broken on lower h.
+    Astar,
+    /// f = g + W·h.
+    WeightedAstar(f64),
+    /// Key h only; preferred operators from the heuristic are boosted.
+    Greedy,
+}
+
+/// Resource limits; `None` means unlimited.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    pub memory_bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    pub strategy: Strategy,
+    /// Only plans of cost at most this bound are sought: a node is pruned
+    /// when g + h_prune > bound (h_prune is the admissible pruning heuristic,
+    /// or the guiding one if it is admissible).
+    pub bound: Option<u64>,
+    /// Use the guiding heuristic's preferred operators (greedy search).
+    pub preferred_operators: bool,
+    pub limits: Limits,
+    /// Print progress lines and statistics to stderr.
+    pub verbose: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            strategy: Strategy::Astar,
+            bound: None,
+            preferred_operators: false,
+            limits: Limits::default(),
+            verbose: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A plan; its cost is within the bound if one was given.
+    Solved(Vec<OpId>),
+    /// The search space was exhausted with sound pruning only: no plan
+    /// exists (within the bound, if one was given).
+    Unsolvable,
+    /// Exhausted, but some pruning was not sound (e.g. an inadmissible
+    /// heuristic's value against a bound): no conclusion.
+    Incomplete,
+    OutOfTime,
+    OutOfMemory,
+    /// Stopped from outside (Ctrl-C).
+    Interrupted,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Statistics {
+    pub expanded: u64,
+    pub evaluated: u64,
+    pub generated: u64,
+    pub reopened: u64,
+    pub dead_ends: u64,
+    pub pruned_by_bound: u64,
+    pub initial_h: Option<u64>,
+    pub search_time: Duration,
+    pub peak_memory_bytes: u64,
+}
+
+/// Runs a best-first search. `guide` orders the open list; `prune`, when
+/// given, must be admissible and is used for bound pruning and dead ends.
+pub fn search(
+    task: &Task,
+    guide: &mut dyn Heuristic,
+    prune: Option<&mut dyn Heuristic>,
+    config: &SearchConfig,
+) -> (Outcome, Statistics) {
+    let _ = (task, guide, prune, config);
+    unimplemented!("search engine")
+}

@@ -1,0 +1,123 @@
+//! The grounded STRIPS task: numbered facts, operators with flat
+//! pre/add/del fact-id lists, an initial state and a goal.
+
+use crate::state::{StateBits, StateBuf};
+
+/// Index of a fact in [`Task::facts`].
+pub type FactId = u32;
+/// Index of an operator in [`Task::operators`].
+pub type OpId = u32;
+
+/// A ground atom that can change: `(on a b)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fact {
+    pub predicate: String,
+    pub args: Vec<String>,
+}
+
+impl std::fmt::Display for Fact {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}", self.predicate)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// A ground action. Applying it deletes `del`, then adds `add` (so a fact in
+/// both ends up true, as PDDL prescribes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operator {
+    /// The lifted action's name.
+    pub action: String,
+    /// The objects bound to the action's parameters, in order.
+    pub args: Vec<String>,
+    /// Facts that must hold (sorted, no duplicates).
+    pub pre: Vec<FactId>,
+    /// Facts that must not hold (sorted, no duplicates).
+    pub pre_neg: Vec<FactId>,
+    pub add: Vec<FactId>,
+    pub del: Vec<FactId>,
+    pub cost: u32,
+}
+
+impl Operator {
+    /// `(action arg1 ... argn)`, the IPC plan-file form.
+    pub fn name(&self) -> String {
+        let mut s = format!("({}", self.action);
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(a);
+        }
+        s.push(')');
+        s
+    }
+
+    pub fn is_applicable(&self, state: &StateBits) -> bool {
+        self.pre.iter().all(|&f| state[f as usize]) && !self.pre_neg.iter().any(|&f| state[f as usize])
+    }
+
+    /// Writes the successor of `state` into `out` (which must have the same length).
+    pub fn apply_into(&self, state: &StateBits, out: &mut StateBits) {
+        out.copy_from_bitslice(state);
+        for &f in &self.del {
+            out.set(f as usize, false);
+        }
+        for &f in &self.add {
+            out.set(f as usize, true);
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Task {
+    pub facts: Vec<Fact>,
+    pub operators: Vec<Operator>,
+    /// Facts true initially (sorted).
+    pub init: Vec<FactId>,
+    /// Facts that must hold at the end (sorted).
+    pub goal: Vec<FactId>,
+    /// Facts that must not hold at the end (sorted).
+    pub goal_neg: Vec<FactId>,
+    /// True when the problem's metric is total cost (costs are then general);
+    /// false for unit-cost tasks.
+    pub has_action_costs: bool,
+}
+
+impl Task {
+    pub fn num_facts(&self) -> usize {
+        self.facts.len()
+    }
+
+    pub fn num_operators(&self) -> usize {
+        self.operators.len()
+    }
+
+    pub fn initial_state(&self) -> StateBuf {
+        let mut s = StateBuf::new(self.num_facts());
+        for &f in &self.init {
+            s.bits_mut().set(f as usize, true);
+        }
+        s
+    }
+
+    pub fn is_goal(&self, state: &StateBits) -> bool {
+        self.goal.iter().all(|&f| state[f as usize]) && !self.goal_neg.iter().any(|&f| state[f as usize])
+    }
+
+    /// The same task with every operator cost set to 1.
+    pub fn to_unit_cost(&self) -> Task {
+        let mut t = self.clone();
+        for op in &mut t.operators {
+            op.cost = 1;
+        }
+        t.has_action_costs = false;
+        t
+    }
+
+    /// Sum of the costs of a sequence of operators.
+    pub fn plan_cost(&self, plan: &[OpId]) -> u64 {
+        plan.iter().map(|&o| self.operators[o as usize].cost as u64).sum()
+    }
+}
