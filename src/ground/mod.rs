@@ -544,3 +544,494 @@ impl<'a> Grounder<'a> {
             .map_err(|_| GroundError::Unsupported(format!("action {}: cost {total} is too large", action.name)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pddl::{Atom, GroundAtom, GroundLiteral, Literal, Location, NumericFact, TypeDecl, TypedName};
+
+    fn atom(text: &str) -> Atom {
+        let mut words = text.split_whitespace();
+        let predicate = words.next().unwrap_or_default().to_string();
+        let args = words
+            .map(|w| {
+                if w.starts_with('?') {
+                    Term::Variable(w.to_string())
+                } else {
+                    Term::Constant(w.to_string())
+                }
+            })
+            .collect();
+        Atom {
+            predicate,
+            args,
+            location: Location::default(),
+        }
+    }
+
+    fn pos(text: &str) -> Literal {
+        Literal {
+            positive: true,
+            atom: atom(text),
+        }
+    }
+
+    fn neg(text: &str) -> Literal {
+        Literal {
+            positive: false,
+            atom: atom(text),
+        }
+    }
+
+    fn typed(name: &str, ty: &str) -> TypedName {
+        TypedName {
+            name: name.to_string(),
+            types: ty.split('|').map(str::to_string).collect(),
+            location: Location::default(),
+        }
+    }
+
+    fn action(name: &str, params: &[(&str, &str)], pre: Vec<Literal>, add: &[&str], del: &[&str]) -> Action {
+        Action {
+            name: name.to_string(),
+            params: params.iter().map(|(n, t)| typed(n, t)).collect(),
+            precondition: pre,
+            add: add.iter().map(|a| atom(a)).collect(),
+            del: del.iter().map(|a| atom(a)).collect(),
+            costs: Vec::new(),
+            location: Location::default(),
+        }
+    }
+
+    fn domain(types: &[(&str, &str)], actions: Vec<Action>) -> Domain {
+        Domain {
+            name: "test".to_string(),
+            requirements: vec!["strips".to_string()],
+            types: types
+                .iter()
+                .map(|(n, p)| TypeDecl {
+                    name: n.to_string(),
+                    parents: p.split('|').map(str::to_string).collect(),
+                })
+                .collect(),
+            constants: Vec::new(),
+            predicates: Vec::new(),
+            functions: Vec::new(),
+            actions,
+        }
+    }
+
+    fn ground_atom(text: &str) -> GroundAtom {
+        let mut words = text.split_whitespace().map(str::to_string);
+        GroundAtom {
+            predicate: words.next().unwrap_or_default(),
+            args: words.collect(),
+        }
+    }
+
+    fn problem(objects: &[(&str, &str)], init: &[&str], goal: &[&str]) -> Problem {
+        Problem {
+            name: "p".to_string(),
+            domain: "test".to_string(),
+            objects: objects.iter().map(|(n, t)| typed(n, t)).collect(),
+            init: init.iter().map(|a| ground_atom(a)).collect(),
+            numeric_init: Vec::new(),
+            goal: goal
+                .iter()
+                .map(|g| match g.strip_prefix("not ") {
+                    Some(rest) => GroundLiteral {
+                        positive: false,
+                        atom: ground_atom(rest),
+                        location: Location::default(),
+                    },
+                    None => GroundLiteral {
+                        positive: true,
+                        atom: ground_atom(g),
+                        location: Location::default(),
+                    },
+                })
+                .collect(),
+            minimize_total_cost: false,
+        }
+    }
+
+    fn blocks(distinct: bool) -> Domain {
+        let ne = |v: Vec<Literal>| {
+            let mut v = v;
+            if distinct {
+                v.push(neg("= ?x ?y"));
+            }
+            v
+        };
+        let b = "block";
+        domain(
+            &[("block", "object")],
+            vec![
+                action(
+                    "pick-up",
+                    &[("?x", b)],
+                    vec![pos("clear ?x"), pos("ontable ?x"), pos("handempty")],
+                    &["holding ?x"],
+                    &["ontable ?x", "clear ?x", "handempty"],
+                ),
+                action(
+                    "put-down",
+                    &[("?x", b)],
+                    vec![pos("holding ?x")],
+                    &["clear ?x", "handempty", "ontable ?x"],
+                    &["holding ?x"],
+                ),
+                action(
+                    "stack",
+                    &[("?x", b), ("?y", b)],
+                    ne(vec![pos("holding ?x"), pos("clear ?y")]),
+                    &["clear ?x", "handempty", "on ?x ?y"],
+                    &["holding ?x", "clear ?y"],
+                ),
+                action(
+                    "unstack",
+                    &[("?x", b), ("?y", b)],
+                    ne(vec![pos("on ?x ?y"), pos("clear ?x"), pos("handempty")]),
+                    &["holding ?x", "clear ?y"],
+                    &["on ?x ?y", "clear ?x", "handempty"],
+                ),
+            ],
+        )
+    }
+
+    fn blocks3() -> Problem {
+        problem(
+            &[("a", "block"), ("b", "block"), ("c", "block")],
+            &[
+                "clear a",
+                "clear b",
+                "clear c",
+                "ontable a",
+                "ontable b",
+                "ontable c",
+                "handempty",
+            ],
+            &["on a b", "on b c"],
+        )
+    }
+
+    fn fact_id(task: &Task, text: &str) -> Option<FactId> {
+        let g = ground_atom(text);
+        task.facts
+            .iter()
+            .position(|f| f.predicate == g.predicate && f.args == g.args)
+            .map(|i| i as FactId)
+    }
+
+    fn op<'t>(task: &'t Task, name: &str) -> Option<&'t Operator> {
+        task.operators.iter().find(|o| o.name() == name)
+    }
+
+    #[test]
+    fn blocks_world_without_inequality_reaches_self_stacking() {
+        let (task, stats) = ground(&blocks(false), &blocks3()).expect("grounds");
+        // clear, ontable, holding: 3 each; handempty; on: 9 (on a a is relaxed-reachable).
+        assert_eq!(task.num_facts(), 19);
+        assert_eq!(task.num_operators(), 3 + 3 + 9 + 9);
+        assert_eq!(stats.facts, 19);
+        assert_eq!(stats.operators, 24);
+        assert_eq!(stats.static_facts, 0);
+        assert_eq!(task.init.len(), 7);
+        assert_eq!(
+            task.goal,
+            vec![fact_id(&task, "on a b").unwrap(), fact_id(&task, "on b c").unwrap()]
+        );
+        assert!(!task.has_action_costs);
+        assert!(task.operators.iter().all(|o| o.cost == 1));
+    }
+
+    #[test]
+    fn blocks_world_with_inequality_folds_equality() {
+        let (task, _) = ground(&blocks(true), &blocks3()).expect("grounds");
+        assert_eq!(task.num_facts(), 3 * 3 + 1 + 6);
+        assert_eq!(task.num_operators(), 3 + 3 + 6 + 6);
+        assert!(fact_id(&task, "on a a").is_none());
+        assert!(op(&task, "(stack a a)").is_none());
+        let stack = op(&task, "(stack a b)").expect("stack a b");
+        let ids = |names: &[&str]| {
+            let mut v: Vec<FactId> = names.iter().map(|n| fact_id(&task, n).unwrap()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(stack.pre, ids(&["holding a", "clear b"]));
+        assert_eq!(stack.add, ids(&["clear a", "handempty", "on a b"]));
+        assert_eq!(stack.del, ids(&["holding a", "clear b"]));
+        assert!(stack.pre_neg.is_empty());
+        // Sorted by (action, args) and facts by name.
+        let names: Vec<String> = task.operators.iter().map(Operator::name).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted);
+        let mut facts = task.facts.clone();
+        facts.sort();
+        assert_eq!(facts, task.facts);
+        // Plan a-on-b-on-c is applicable by replay.
+        let mut state = task.initial_state();
+        for name in ["(pick-up b)", "(stack b c)", "(pick-up a)", "(stack a b)"] {
+            let o = op(&task, name).expect("op");
+            assert!(o.is_applicable(state.bits()), "{name}");
+            let mut next = state.clone();
+            o.apply_into(state.bits(), next.bits_mut());
+            state = next;
+        }
+        assert!(task.is_goal(state.bits()));
+    }
+
+    #[test]
+    fn grounding_is_deterministic_and_independent_of_object_order() {
+        let (t1, _) = ground(&blocks(true), &blocks3()).expect("grounds");
+        let (t2, _) = ground(&blocks(true), &blocks3()).expect("grounds");
+        assert_eq!(t1, t2);
+        let mut p = blocks3();
+        p.objects.reverse();
+        p.init.reverse();
+        let (t3, _) = ground(&blocks(true), &p).expect("grounds");
+        assert_eq!(t1, t3);
+    }
+
+    /// A road map: `road` is static, `at` fluent; d has no incoming road.
+    fn roads() -> (Domain, Problem) {
+        let d = domain(
+            &[("place", "object")],
+            vec![action(
+                "drive",
+                &[("?from", "place"), ("?to", "place")],
+                vec![pos("at ?from"), pos("road ?from ?to")],
+                &["at ?to"],
+                &["at ?from"],
+            )],
+        );
+        let p = problem(
+            &[("a", "place"), ("b", "place"), ("c", "place"), ("d", "place")],
+            &["at a", "road a b", "road b c", "road d a"],
+            &["at c"],
+        );
+        (d, p)
+    }
+
+    #[test]
+    fn statics_are_folded_and_unreachable_parts_removed() {
+        let (d, p) = roads();
+        let (task, stats) = ground(&d, &p).expect("grounds");
+        let names: Vec<String> = task.facts.iter().map(Fact::to_string).collect();
+        assert_eq!(names, vec!["(at a)", "(at b)", "(at c)"]);
+        let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
+        assert_eq!(ops, vec!["(drive a b)", "(drive b c)"]);
+        assert_eq!(stats.static_facts, 3);
+        assert_eq!(task.init, vec![0]);
+        assert_eq!(task.goal, vec![2]);
+    }
+
+    #[test]
+    fn unreachable_goals_are_reported() {
+        let (d, mut p) = roads();
+        p.goal = problem(&[], &[], &["at d"]).goal;
+        assert_eq!(ground(&d, &p), Err(GroundError::GoalUnreachable("(at d)".to_string())));
+        // A false static goal, and a true static negative goal.
+        p.goal = problem(&[], &[], &["road a c"]).goal;
+        assert!(matches!(ground(&d, &p), Err(GroundError::GoalUnreachable(_))));
+        p.goal = problem(&[], &[], &["not road a b"]).goal;
+        assert!(matches!(ground(&d, &p), Err(GroundError::GoalUnreachable(_))));
+        // A negative goal on a never-reachable fact is trivially true.
+        p.goal = problem(&[], &[], &["not at d", "at c"]).goal;
+        let (task, _) = ground(&d, &p).expect("grounds");
+        assert!(task.goal_neg.is_empty());
+        assert_eq!(task.goal.len(), 1);
+    }
+
+    #[test]
+    fn negative_preconditions() {
+        // `go` needs: not (blocked ?to) (static), not (visited ?to) (fluent),
+        // not (broken) (never reachable: dropped).
+        let d = domain(
+            &[],
+            vec![action(
+                "go",
+                &[("?from", "object"), ("?to", "object")],
+                vec![
+                    pos("at ?from"),
+                    pos("link ?from ?to"),
+                    neg("blocked ?to"),
+                    neg("visited ?to"),
+                    neg("broken"),
+                ],
+                &["at ?to", "visited ?to"],
+                &["at ?from", "broken"],
+            )],
+        );
+        let p = problem(
+            &[("a", "object"), ("b", "object"), ("c", "object")],
+            &["at a", "visited a", "link a b", "link a c", "link b a", "blocked c"],
+            &["at b"],
+        );
+        let (task, _) = ground(&d, &p).expect("grounds");
+        let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
+        assert_eq!(ops, vec!["(go a b)", "(go b a)"]);
+        let go = op(&task, "(go b a)").unwrap();
+        assert_eq!(go.pre_neg, vec![fact_id(&task, "visited a").unwrap()]);
+        // The delete of the unreachable (broken) is dropped.
+        assert_eq!(go.del, vec![fact_id(&task, "at b").unwrap()]);
+        assert!(fact_id(&task, "broken").is_none());
+    }
+
+    #[test]
+    fn add_wins_over_delete_and_contradictory_operators_are_removed() {
+        let d = domain(
+            &[],
+            vec![
+                action(
+                    "touch",
+                    &[("?x", "object")],
+                    vec![pos("p ?x")],
+                    &["p ?x", "q ?x"],
+                    &["p ?x"],
+                ),
+                action(
+                    "never",
+                    &[("?x", "object")],
+                    vec![pos("p ?x"), neg("p ?x")],
+                    &["r ?x"],
+                    &[],
+                ),
+            ],
+        );
+        let p = problem(&[("a", "object")], &["p a"], &["q a"]);
+        let (task, _) = ground(&d, &p).expect("grounds");
+        let touch = op(&task, "(touch a)").unwrap();
+        assert_eq!(touch.del, Vec::<FactId>::new());
+        assert_eq!(touch.add.len(), 2);
+        assert!(op(&task, "(never a)").is_none());
+        assert_eq!(task.num_operators(), 1);
+    }
+
+    #[test]
+    fn type_hierarchy_and_either() {
+        // truck < vehicle, plane < vehicle; `fly` takes (either plane heli).
+        let d = domain(
+            &[
+                ("vehicle", "object"),
+                ("truck", "vehicle"),
+                ("plane", "vehicle"),
+                ("heli", "object"),
+            ],
+            vec![
+                action("start", &[("?v", "vehicle")], vec![], &["running ?v"], &[]),
+                action(
+                    "fly",
+                    &[("?v", "plane|heli")],
+                    vec![pos("running ?v")],
+                    &["flying ?v"],
+                    &[],
+                ),
+                action("lift", &[("?v", "heli")], vec![], &["flying ?v"], &[]),
+            ],
+        );
+        let p = problem(
+            &[("t", "truck"), ("p", "plane"), ("h", "heli"), ("x", "object")],
+            &[],
+            &["flying p"],
+        );
+        let (task, _) = ground(&d, &p).expect("grounds");
+        let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
+        assert_eq!(ops, vec!["(fly p)", "(lift h)", "(start p)", "(start t)"]);
+        // (fly h) needs (running h), which only vehicles reach.
+        assert!(fact_id(&task, "running h").is_none());
+    }
+
+    #[test]
+    fn constants_and_repeated_variables() {
+        let mut d = domain(
+            &[],
+            vec![
+                action(
+                    "loop",
+                    &[("?x", "object")],
+                    vec![pos("edge ?x ?x")],
+                    &["looped ?x"],
+                    &[],
+                ),
+                action("home", &[("?x", "object")], vec![pos("looped ?x")], &["at home"], &[]),
+            ],
+        );
+        d.constants.push(typed("home", "object"));
+        let p = problem(
+            &[("a", "object"), ("b", "object")],
+            &["edge a b", "edge b b"],
+            &["at home"],
+        );
+        let (task, _) = ground(&d, &p).expect("grounds");
+        let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
+        assert_eq!(ops, vec!["(home b)", "(loop b)"]);
+    }
+
+    fn costed() -> (Domain, Problem) {
+        let (mut d, mut p) = roads();
+        d.actions[0].costs = vec![
+            CostExpr::Function {
+                name: "dist".to_string(),
+                args: vec![Term::Variable("?from".to_string()), Term::Variable("?to".to_string())],
+                location: Location::default(),
+            },
+            CostExpr::Constant(1),
+        ];
+        d.actions.push(action("wait", &[], vec![], &["waited"], &[]));
+        let num = |a: &str, b: &str, v: i64| NumericFact {
+            function: "dist".to_string(),
+            args: vec![a.to_string(), b.to_string()],
+            value: v,
+            location: Location::default(),
+        };
+        p.numeric_init = vec![num("a", "b", 5), num("b", "c", 7)];
+        p.minimize_total_cost = true;
+        (d, p)
+    }
+
+    #[test]
+    fn action_costs_from_functions() {
+        let (d, p) = costed();
+        let (task, _) = ground(&d, &p).expect("grounds");
+        assert!(task.has_action_costs);
+        assert_eq!(op(&task, "(drive a b)").unwrap().cost, 6);
+        assert_eq!(op(&task, "(drive b c)").unwrap().cost, 8);
+        // No cost effect under a cost metric: free.
+        assert_eq!(op(&task, "(wait)").unwrap().cost, 0);
+
+        // Without the metric the task is unit cost.
+        let mut unit = p.clone();
+        unit.minimize_total_cost = false;
+        let (task, _) = ground(&d, &unit).expect("grounds");
+        assert!(!task.has_action_costs);
+        assert!(task.operators.iter().all(|o| o.cost == 1));
+    }
+
+    #[test]
+    fn bad_costs_are_errors() {
+        let (d, mut p) = costed();
+        p.numeric_init.pop();
+        match ground(&d, &p) {
+            Err(GroundError::Unsupported(m)) => assert!(m.contains("(dist b c)"), "{m}"),
+            other => panic!("expected an error, got {other:?}"),
+        }
+        let (d, mut p) = costed();
+        p.numeric_init[0].value = -3;
+        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+    }
+
+    #[test]
+    fn malformed_input_is_an_error_not_a_panic() {
+        let (mut d, p) = roads();
+        d.actions[0].precondition.push(pos("road ?from ?nowhere"));
+        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+        let (mut d, p) = roads();
+        d.actions[0].precondition.push(pos("road ?from"));
+        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+        let (d, mut p) = roads();
+        p.init.push(ground_atom("road a b c"));
+        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+    }
+}
