@@ -107,7 +107,8 @@ impl Heuristic for LmCut {
         self.costs.copy_from_slice(self.relaxed.costs());
         // The whole reachable part is explored (no early stop): an operator
         // costlier than the goal can still belong to a cut.
-        self.exploration.run(&self.relaxed, state, &self.costs, Combine::Max, false);
+        self.exploration
+            .run(&self.relaxed, state, &self.costs, Combine::Max, false);
         let goal = self.relaxed.goal_fact as usize;
         if self.exploration.fact_cost[goal] == UNREACHED {
             return None;

@@ -217,18 +217,18 @@ impl RelaxationHeuristic {
         cost
     }
 
-    /// Relaxed-plan operators applicable in `state`: their preconditions
-    /// have cost 0, i.e. hold in the state, and no negative one holds.
+    /// Relaxed-plan operators applicable in `state`. (Cost 0 does not mean
+    /// true: zero-cost operators reach facts at cost 0.)
     fn collect_helpful(&mut self, state: &StateBits) {
         let rt = &self.relaxed;
+        let holds = |p: FactId| p == rt.true_fact || state[p as usize];
         self.preferred.clear();
         for &o in &self.plan {
             let original = rt.original(o);
             if original == NO_OP {
                 continue;
             }
-            let applicable = rt.pre(o).iter().all(|&p| self.exploration.fact_cost[p as usize] == 0)
-                && !rt.pre_neg(o).iter().any(|&p| state[p as usize]);
+            let applicable = rt.pre(o).iter().all(|&p| holds(p)) && !rt.pre_neg(o).iter().any(|&p| state[p as usize]);
             if applicable {
                 self.preferred.push(original);
             }
@@ -246,8 +246,13 @@ impl Heuristic for RelaxationHeuristic {
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
-        let combine = if self.mode == Mode::Max { Combine::Max } else { Combine::Sum };
-        self.exploration.run(&self.relaxed, state, self.relaxed.costs(), combine, true);
+        let combine = if self.mode == Mode::Max {
+            Combine::Max
+        } else {
+            Combine::Sum
+        };
+        self.exploration
+            .run(&self.relaxed, state, self.relaxed.costs(), combine, true);
         self.preferred.clear();
         let goal_cost = self.exploration.fact_cost[self.relaxed.goal_fact as usize];
         if goal_cost == UNREACHED {
@@ -267,5 +272,168 @@ impl Heuristic for RelaxationHeuristic {
 
     fn is_admissible(&self) -> bool {
         self.mode == Mode::Max
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::unary::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+    use super::*;
+
+    fn values(t: &Task, s: &[FactId]) -> [Estimate; 3] {
+        let s = state(t.num_facts(), s);
+        [Mode::Max, Mode::Add, Mode::FF].map(|m| RelaxationHeuristic::new(t, m).evaluate(s.bits()))
+    }
+
+    fn preferred(t: &Task, s: &[FactId]) -> Vec<OpId> {
+        let s = state(t.num_facts(), s);
+        let mut h = RelaxationHeuristic::new(t, Mode::FF);
+        h.evaluate(s.bits());
+        let mut p = h.preferred_operators().to_vec();
+        p.sort_unstable();
+        p
+    }
+
+    /// h_max / h_add by plain fixpoint iteration, as a reference.
+    fn naive(t: &Task, s: &[FactId], combine: Combine) -> Estimate {
+        let mut cost = vec![UNREACHED; t.num_facts()];
+        for &f in s {
+            cost[f as usize] = 0;
+        }
+        let fold = |cost: &[u64], facts: &[FactId]| -> u64 {
+            let mut acc = 0u64;
+            for &f in facts {
+                let c = cost[f as usize];
+                if c == UNREACHED {
+                    return UNREACHED;
+                }
+                acc = if combine == Combine::Max { acc.max(c) } else { acc + c };
+            }
+            acc
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for op in &t.operators {
+                let pre = fold(&cost, &op.pre);
+                if pre == UNREACHED {
+                    continue;
+                }
+                for &e in &op.add {
+                    if pre + (op.cost as u64) < cost[e as usize] {
+                        cost[e as usize] = pre + op.cost as u64;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        let g = fold(&cost, &t.goal);
+        (g != UNREACHED).then_some(g)
+    }
+
+    #[test]
+    fn max_add_ff_differ_on_a_chain_and_a_shortcut() {
+        // op0: a -> g1, x (1); op1: x -> g2 (1). Goals g1, g2.
+        // h_max = max(1, 2) = 2, h_add = 1 + 2 = 3, h_FF = {op0, op1} = 2.
+        let ops: [OpSpec; 2] = [(&[0], &[], &[2, 1], &[], 1), (&[1], &[], &[3], &[], 1)];
+        let t = task(4, &ops, &[0], &[2, 3], &[]);
+        assert_eq!(values(&t, &[0]), [Some(2), Some(3), Some(2)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        // From a state with x, op1 is helpful and applicable as well.
+        assert_eq!(values(&t, &[0, 1]), [Some(1), Some(2), Some(2)]);
+        assert_eq!(preferred(&t, &[0, 1]), vec![0, 1]);
+        assert_eq!(values(&t, &[2, 3]), [Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn ff_counts_a_shared_subgoal_once() {
+        // op0: a -> x (2); op1: x -> g1 (1); op2: x -> g2 (1).
+        // h_max = 3, h_add = 3 + 3 = 6, h_FF = 2 + 1 + 1 = 4.
+        let ops: [OpSpec; 3] = [
+            (&[0], &[], &[1], &[0], 2),
+            (&[1], &[], &[2], &[], 1),
+            (&[1], &[], &[3], &[], 1),
+        ];
+        let t = task(4, &ops, &[0], &[2, 3], &[]);
+        assert_eq!(values(&t, &[0]), [Some(3), Some(6), Some(4)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+    }
+
+    #[test]
+    fn relaxed_unreachable_goal_is_a_dead_end() {
+        // g (2) is only added by an operator needing b (1), which nothing adds.
+        let ops: [OpSpec; 2] = [(&[1], &[], &[2], &[], 1), (&[0], &[], &[3], &[], 1)];
+        let t = task(4, &ops, &[0], &[2, 3], &[]);
+        assert_eq!(values(&t, &[0]), [None, None, None]);
+        assert!(preferred(&t, &[0]).is_empty());
+        // Reachable once b holds.
+        assert_eq!(values(&t, &[0, 1]), [Some(1), Some(2), Some(2)]);
+    }
+
+    #[test]
+    fn zero_cost_operators_and_cycles() {
+        // op0: a -> b (0); op1: b -> a (0); op2: b -> g (0); op3: a -> g (5).
+        let ops: [OpSpec; 4] = [
+            (&[0], &[], &[1], &[0], 0),
+            (&[1], &[], &[0], &[1], 0),
+            (&[1], &[], &[2], &[], 0),
+            (&[0], &[], &[2], &[], 5),
+        ];
+        let t = task(3, &ops, &[0], &[2], &[]);
+        assert_eq!(values(&t, &[0]), [Some(0), Some(0), Some(0)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        assert_eq!(preferred(&t, &[1]), vec![2]);
+    }
+
+    #[test]
+    fn operators_without_preconditions_and_empty_goal() {
+        // op0: {} -> g1 (2); op1: g1 -> g2 (1).
+        let ops: [OpSpec; 2] = [(&[], &[], &[0], &[], 2), (&[0], &[], &[1], &[], 1)];
+        let t = task(2, &ops, &[], &[0, 1], &[]);
+        assert_eq!(values(&t, &[]), [Some(3), Some(5), Some(3)]);
+        assert_eq!(preferred(&t, &[]), vec![0]);
+        let t = task(2, &ops, &[], &[], &[]);
+        assert_eq!(values(&t, &[]), [Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn negative_conditions_are_relaxed_but_not_helpful_when_violated() {
+        // op0: a, not b -> g (1). Goal g and not a.
+        let ops: [OpSpec; 1] = [(&[0], &[1], &[2], &[], 1)];
+        let t = task(3, &ops, &[0, 1], &[2], &[0]);
+        // The relaxation ignores "not b" and "not a".
+        assert_eq!(values(&t, &[0, 1]), [Some(1), Some(1), Some(1)]);
+        assert!(preferred(&t, &[0, 1]).is_empty());
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        assert_eq!(values(&t, &[0, 2]), [Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn random_tasks_agree_with_fixpoint_and_bound_ff() {
+        let mut rng = Lcg(7);
+        for _ in 0..200 {
+            let t = random_task(&mut rng, 6, 8);
+            let mut hmax = RelaxationHeuristic::new(&t, Mode::Max);
+            let mut hadd = RelaxationHeuristic::new(&t, Mode::Add);
+            let mut hff = RelaxationHeuristic::new(&t, Mode::FF);
+            for (s, perfect) in perfect_costs(&t) {
+                let facts: Vec<FactId> = s.bits().iter_ones().map(|f| f as FactId).collect();
+                let max = hmax.evaluate(s.bits());
+                let add = hadd.evaluate(s.bits());
+                let ff = hff.evaluate(s.bits());
+                assert_eq!(max, naive(&t, &facts, Combine::Max), "{t:?} {facts:?}");
+                assert_eq!(add, naive(&t, &facts, Combine::Sum), "{t:?} {facts:?}");
+                assert_eq!(ff.is_some(), max.is_some());
+                if let (Some(max), Some(add), Some(ff)) = (max, add, ff) {
+                    assert!(max <= ff && ff <= add, "{max} {ff} {add} {t:?} {facts:?}");
+                    assert!(perfect.is_none_or(|p| max <= p));
+                } else {
+                    assert_eq!(perfect, None, "dead end with a plan: {t:?} {facts:?}");
+                }
+                for &o in hff.preferred_operators() {
+                    assert!(t.operators[o as usize].is_applicable(s.bits()));
+                }
+            }
+        }
     }
 }
