@@ -142,3 +142,108 @@ impl Heuristic for LmCut {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::relax::{Mode, RelaxationHeuristic};
+    use super::super::unary::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+    use super::*;
+
+    fn lmcut(t: &Task, s: &[FactId]) -> Estimate {
+        LmCut::new(t).evaluate(state(t.num_facts(), s).bits())
+    }
+
+    fn hmax(t: &Task, s: &[FactId]) -> Estimate {
+        RelaxationHeuristic::new(t, Mode::Max).evaluate(state(t.num_facts(), s).bits())
+    }
+
+    #[test]
+    fn independent_goals_add_up() {
+        // op0: a -> g1 (1); op1: a -> g2 (1). h_max = 1, LM-cut = h* = 2.
+        let ops: [OpSpec; 2] = [(&[0], &[], &[1], &[], 1), (&[0], &[], &[2], &[], 1)];
+        let t = task(3, &ops, &[0], &[1, 2], &[]);
+        assert_eq!(hmax(&t, &[0]), Some(1));
+        assert_eq!(lmcut(&t, &[0]), Some(2));
+        assert_eq!(lmcut(&t, &[0, 1]), Some(1));
+        assert_eq!(lmcut(&t, &[1, 2]), Some(0));
+    }
+
+    #[test]
+    fn overlapping_cuts_reduce_costs() {
+        // op0: a -> g1 (2); op1: a -> g2 (3); op2: a -> g1, g2 (4).
+        // h_max = 3; cuts {op1, op2} (3) and {op0, op2} (1): LM-cut = h* = 4.
+        let ops: [OpSpec; 3] = [
+            (&[0], &[], &[1], &[], 2),
+            (&[0], &[], &[2], &[], 3),
+            (&[0], &[], &[1, 2], &[], 4),
+        ];
+        let t = task(3, &ops, &[0], &[1, 2], &[]);
+        assert_eq!(hmax(&t, &[0]), Some(3));
+        assert_eq!(lmcut(&t, &[0]), Some(4));
+    }
+
+    #[test]
+    fn an_operator_with_several_goal_effects_is_charged_once() {
+        // op0: a -> g1, g2 (1). h* = 1.
+        let ops: [OpSpec; 1] = [(&[0], &[], &[1, 2], &[], 1)];
+        let t = task(3, &ops, &[0], &[1, 2], &[]);
+        assert_eq!(lmcut(&t, &[0]), Some(1));
+    }
+
+    #[test]
+    fn dead_ends_and_unreachable_parts() {
+        // g (2) needs b (1), which nothing adds; op1 adds c (3) from a.
+        let ops: [OpSpec; 2] = [(&[1], &[], &[2], &[], 1), (&[0], &[], &[3], &[], 1)];
+        let t = task(4, &ops, &[0], &[2], &[]);
+        assert_eq!(lmcut(&t, &[0]), None);
+        assert_eq!(lmcut(&t, &[0, 1]), Some(1));
+        assert_eq!(lmcut(&t, &[0, 2]), Some(0));
+    }
+
+    #[test]
+    fn zero_cost_operators() {
+        // op0: a -> b (0); op1: b -> c (3); op2: c -> g (0); op3: a -> g (5); op4: {} -> a (0).
+        let ops: [OpSpec; 5] = [
+            (&[0], &[], &[1], &[0], 0),
+            (&[1], &[], &[2], &[], 3),
+            (&[2], &[], &[3], &[], 0),
+            (&[0], &[], &[3], &[], 5),
+            (&[], &[], &[0], &[], 0),
+        ];
+        let t = task(4, &ops, &[0], &[3], &[]);
+        assert_eq!(lmcut(&t, &[0]), Some(3));
+        assert_eq!(lmcut(&t, &[]), Some(3));
+        assert_eq!(lmcut(&t, &[2]), Some(0));
+        // All zero: the estimate is 0 although the goal does not hold.
+        let free: Vec<OpSpec> = ops.iter().map(|&(a, b, c, d, _)| (a, b, c, d, 0)).collect();
+        let t = task(4, &free, &[0], &[3], &[]);
+        assert_eq!(lmcut(&t, &[0]), Some(0));
+    }
+
+    #[test]
+    fn random_tasks_lie_between_hmax_and_perfect() {
+        let mut rng = Lcg(11);
+        let mut above_hmax = 0;
+        for _ in 0..300 {
+            let t = random_task(&mut rng, 6, 8);
+            let mut lm = LmCut::new(&t);
+            let mut hm = RelaxationHeuristic::new(&t, Mode::Max);
+            for (s, perfect) in perfect_costs(&t) {
+                let h = lm.evaluate(s.bits());
+                let max = hm.evaluate(s.bits());
+                assert_eq!(h.is_some(), max.is_some(), "{t:?} {s:?}");
+                match (h, max, perfect) {
+                    (Some(h), Some(max), p) => {
+                        assert!(max <= h, "h_max {max} > LM-cut {h}: {t:?} {s:?}");
+                        assert!(p.is_none_or(|p| h <= p), "LM-cut {h} > h* {p:?}: {t:?} {s:?}");
+                        above_hmax += usize::from(h > max);
+                    }
+                    (None, _, p) => assert_eq!(p, None, "dead end with a plan: {t:?} {s:?}"),
+                    _ => unreachable!(),
+                }
+            }
+        }
+        // The random tasks do exercise more than one cut.
+        assert!(above_hmax > 0);
+    }
+}
