@@ -70,10 +70,10 @@ impl Exploration {
         self.fact_cost.fill(UNREACHED);
         self.supporter.fill(NO_OP);
         self.trigger.fill(NO_FACT);
-        for o in 0..rt.num_ops() {
-            self.unsatisfied[o] = rt.pre(o as RelaxedOpId).len() as u32;
-            self.op_value[o] = costs[o];
+        for (o, unsatisfied) in self.unsatisfied.iter_mut().enumerate() {
+            *unsatisfied = rt.pre(o as RelaxedOpId).len() as u32;
         }
+        self.op_value.copy_from_slice(costs);
         self.queue.clear();
         for f in state.iter_ones().chain(std::iter::once(rt.true_fact as usize)) {
             self.fact_cost[f] = 0;
@@ -117,6 +117,18 @@ impl Exploration {
         }
     }
 
+    /// A precondition of `o` with maximal current cost, and that cost.
+    fn max_precondition(&self, rt: &RelaxedTask, o: RelaxedOpId) -> (u64, FactId) {
+        let pre = rt.pre(o);
+        let mut best = (self.fact_cost[pre[0] as usize], pre[0]);
+        for &p in &pre[1..] {
+            if self.fact_cost[p as usize] > best.0 {
+                best = (self.fact_cost[p as usize], p);
+            }
+        }
+        best
+    }
+
     /// After a max-mode [`run`](Self::run), updates the fact costs to the
     /// operator costs `costs`, which must differ from the previous ones only
     /// by being lower on the operators `lowered`. Only the part of the
@@ -125,9 +137,12 @@ impl Exploration {
     pub fn lower_costs_max(&mut self, rt: &RelaxedTask, costs: &[u64], lowered: &[RelaxedOpId]) {
         self.queue.clear();
         for &o in lowered {
-            let t = self.trigger[o as usize];
-            if t != NO_FACT {
-                self.op_value[o as usize] = costs[o as usize] + self.fact_cost[t as usize];
+            if self.trigger[o as usize] != NO_FACT {
+                // Not the old trigger's cost: an operator lowered before in
+                // this loop may have lowered it already.
+                let (max_cost, max_fact) = self.max_precondition(rt, o);
+                self.trigger[o as usize] = max_fact;
+                self.op_value[o as usize] = costs[o as usize] + max_cost;
                 self.improve_effects(rt, o);
             }
         }
@@ -141,12 +156,7 @@ impl Exploration {
                 if self.trigger[o as usize] != fact {
                     continue;
                 }
-                let (mut max_cost, mut max_fact) = (0, fact);
-                for &p in rt.pre(o) {
-                    if self.fact_cost[p as usize] > max_cost {
-                        (max_cost, max_fact) = (self.fact_cost[p as usize], p);
-                    }
-                }
+                let (max_cost, max_fact) = self.max_precondition(rt, o);
                 self.trigger[o as usize] = max_fact;
                 let value = costs[o as usize] + max_cost;
                 if value < self.op_value[o as usize] {
@@ -406,6 +416,39 @@ mod tests {
         assert!(preferred(&t, &[0, 1]).is_empty());
         assert_eq!(preferred(&t, &[0]), vec![0]);
         assert_eq!(values(&t, &[0, 2]), [Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn lowering_costs_incrementally_matches_a_fresh_run() {
+        let mut rng = Lcg(3);
+        for _ in 0..300 {
+            let t = random_task(&mut rng, 7, 10);
+            let rt = RelaxedTask::new(&t);
+            let s = t.initial_state();
+            let mut costs = rt.costs().to_vec();
+            let mut incremental = Exploration::new(&rt);
+            let mut fresh = Exploration::new(&rt);
+            incremental.run(&rt, s.bits(), &costs, Combine::Max, false);
+            for _ in 0..3 {
+                let lowered: Vec<RelaxedOpId> = (0..rt.num_ops() as RelaxedOpId)
+                    .filter(|&o| costs[o as usize] > 0 && rng.below(3) == 0)
+                    .collect();
+                for &o in &lowered {
+                    costs[o as usize] -= 1 + rng.below(costs[o as usize]);
+                }
+                incremental.lower_costs_max(&rt, &costs, &lowered);
+                fresh.run(&rt, s.bits(), &costs, Combine::Max, false);
+                assert_eq!(incremental.fact_cost, fresh.fact_cost, "{t:?}");
+                for o in 0..rt.num_ops() as RelaxedOpId {
+                    let trigger = incremental.trigger[o as usize];
+                    assert_eq!(trigger == NO_FACT, fresh.trigger[o as usize] == NO_FACT);
+                    if trigger != NO_FACT {
+                        let max = rt.pre(o).iter().map(|&p| fresh.fact_cost[p as usize]).max();
+                        assert_eq!(Some(fresh.fact_cost[trigger as usize]), max, "{t:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
