@@ -8,6 +8,7 @@ pub mod goalcount;
 pub mod lmcut;
 pub mod pdb;
 pub mod relax;
+pub mod unary;
 
 use crate::state::StateBits;
 use crate::task::{OpId, Task};

@@ -1,8 +1,23 @@
-//! One relaxation engine for h_max, h_add and h_FF (stub: to be written).
+//! One relaxation engine for h_max, h_add and h_FF.
+//!
+//! [`Exploration`] runs a generalized Dijkstra over the relaxed task
+//! ([`RelaxedTask`]): facts are settled in order of cost, each operator
+//! counts its unsettled preconditions and fires when the count reaches zero.
+//! The cost of an operator is its own cost plus the max (h_max) or the sum
+//! (h_add) of its preconditions' costs. h_FF extracts a relaxed plan from the
+//! h_add best supporters. LM-cut ([`super::lmcut`]) runs the same engine in
+//! max mode with its own operator costs.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::unary::{NO_FACT, NO_OP, RelaxedOpId, RelaxedTask};
 use super::{Estimate, Heuristic};
 use crate::state::StateBits;
-use crate::task::{OpId, Task};
+use crate::task::{FactId, OpId, Task};
+
+/// Cost of a fact or operator not reached.
+pub const UNREACHED: u64 = u64::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -11,17 +26,222 @@ pub enum Mode {
     FF,
 }
 
+/// How an operator combines the costs of its preconditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    Max,
+    Sum,
+}
+
+/// The buffers of one relaxed exploration, reused across evaluations so that
+/// an evaluation allocates nothing.
+pub struct Exploration {
+    /// Cost of each fact, `UNREACHED` if the relaxation cannot reach it.
+    pub fact_cost: Vec<u64>,
+    /// The operator that gave each fact its cost; `NO_OP` for facts true in
+    /// the state and facts not reached.
+    pub supporter: Vec<RelaxedOpId>,
+    /// The precondition whose settling made each operator fire (in max mode
+    /// one with maximal cost), `NO_FACT` for operators that never fired.
+    pub trigger: Vec<FactId>,
+    /// Cost of each operator including its own cost (valid once it fired).
+    pub op_value: Vec<u64>,
+    unsatisfied: Vec<u32>,
+    queue: BinaryHeap<Reverse<(u64, FactId)>>,
+}
+
+impl Exploration {
+    pub fn new(rt: &RelaxedTask) -> Self {
+        Exploration {
+            fact_cost: vec![UNREACHED; rt.num_facts()],
+            supporter: vec![NO_OP; rt.num_facts()],
+            trigger: vec![NO_FACT; rt.num_ops()],
+            op_value: vec![0; rt.num_ops()],
+            unsatisfied: vec![0; rt.num_ops()],
+            queue: BinaryHeap::new(),
+        }
+    }
+
+    /// Computes fact costs from `state` with the operator costs `costs`
+    /// (indexed by relaxed operator). With `stop_at_goal` the exploration ends
+    /// once the goal fact is settled: every fact a relaxed plan needs is then
+    /// final, but facts costlier than the goal may be left unsettled.
+    pub fn run(&mut self, rt: &RelaxedTask, state: &StateBits, costs: &[u64], combine: Combine, stop_at_goal: bool) {
+        self.fact_cost.fill(UNREACHED);
+        self.supporter.fill(NO_OP);
+        self.trigger.fill(NO_FACT);
+        for (o, unsatisfied) in self.unsatisfied.iter_mut().enumerate() {
+            *unsatisfied = rt.pre(o as RelaxedOpId).len() as u32;
+        }
+        self.op_value.copy_from_slice(costs);
+        self.queue.clear();
+        for f in state.iter_ones().chain(std::iter::once(rt.true_fact as usize)) {
+            self.fact_cost[f] = 0;
+            self.queue.push(Reverse((0, f as FactId)));
+        }
+        while let Some(Reverse((cost, fact))) = self.queue.pop() {
+            if cost > self.fact_cost[fact as usize] {
+                continue; // stale entry: the fact was settled cheaper
+            }
+            if stop_at_goal && fact == rt.goal_fact {
+                break;
+            }
+            for &o in rt.ops_with_pre(fact) {
+                let o = o as usize;
+                if combine == Combine::Sum {
+                    self.op_value[o] = self.op_value[o].saturating_add(cost);
+                }
+                self.unsatisfied[o] -= 1;
+                if self.unsatisfied[o] == 0 {
+                    // Facts settle in order of cost, so the last one is a
+                    // precondition of maximal cost.
+                    self.trigger[o] = fact;
+                    if combine == Combine::Max {
+                        self.op_value[o] = costs[o].saturating_add(cost);
+                    }
+                    self.improve_effects(rt, o as RelaxedOpId);
+                }
+            }
+        }
+    }
+
+    /// Lowers the costs of the operator's effects to its value where that is cheaper.
+    fn improve_effects(&mut self, rt: &RelaxedTask, o: RelaxedOpId) {
+        let value = self.op_value[o as usize];
+        for &e in rt.effects(o) {
+            if value < self.fact_cost[e as usize] {
+                self.fact_cost[e as usize] = value;
+                self.supporter[e as usize] = o;
+                self.queue.push(Reverse((value, e)));
+            }
+        }
+    }
+
+    /// A precondition of `o` with maximal current cost, and that cost.
+    fn max_precondition(&self, rt: &RelaxedTask, o: RelaxedOpId) -> (u64, FactId) {
+        let pre = rt.pre(o);
+        let mut best = (self.fact_cost[pre[0] as usize], pre[0]);
+        for &p in &pre[1..] {
+            if self.fact_cost[p as usize] > best.0 {
+                best = (self.fact_cost[p as usize], p);
+            }
+        }
+        best
+    }
+
+    /// After a max-mode [`run`](Self::run), updates the fact costs to the
+    /// operator costs `costs`, which must differ from the previous ones only
+    /// by being lower on the operators `lowered`. Only the part of the
+    /// exploration the change affects is redone; triggers stay maximal
+    /// preconditions. Reachability cannot change, so `supporter` is not kept.
+    pub fn lower_costs_max(&mut self, rt: &RelaxedTask, costs: &[u64], lowered: &[RelaxedOpId]) {
+        self.queue.clear();
+        for &o in lowered {
+            if self.trigger[o as usize] != NO_FACT {
+                // Not the old trigger's cost: an operator lowered before in
+                // this loop may have lowered it already.
+                let (max_cost, max_fact) = self.max_precondition(rt, o);
+                self.trigger[o as usize] = max_fact;
+                self.op_value[o as usize] = costs[o as usize] + max_cost;
+                self.improve_effects(rt, o);
+            }
+        }
+        while let Some(Reverse((cost, fact))) = self.queue.pop() {
+            if cost > self.fact_cost[fact as usize] {
+                continue;
+            }
+            for &o in rt.ops_with_pre(fact) {
+                // Only an operator whose maximal precondition got cheaper can
+                // get cheaper; its maximum may now be another precondition.
+                if self.trigger[o as usize] != fact {
+                    continue;
+                }
+                let (max_cost, max_fact) = self.max_precondition(rt, o);
+                self.trigger[o as usize] = max_fact;
+                let value = costs[o as usize] + max_cost;
+                if value < self.op_value[o as usize] {
+                    self.op_value[o as usize] = value;
+                    self.improve_effects(rt, o);
+                }
+            }
+        }
+    }
+}
+
+/// h_max, h_add or h_FF, depending on the mode.
 pub struct RelaxationHeuristic {
     mode: Mode,
+    relaxed: RelaxedTask,
+    exploration: Exploration,
+    /// Relaxed-plan extraction marks, cleared after each use.
+    fact_marked: Vec<bool>,
+    op_marked: Vec<bool>,
+    stack: Vec<FactId>,
+    plan: Vec<RelaxedOpId>,
     preferred: Vec<OpId>,
 }
 
 impl RelaxationHeuristic {
     pub fn new(task: &Task, mode: Mode) -> Self {
-        let _ = task;
+        let relaxed = RelaxedTask::new(task);
         RelaxationHeuristic {
             mode,
+            exploration: Exploration::new(&relaxed),
+            fact_marked: vec![false; relaxed.num_facts()],
+            op_marked: vec![false; relaxed.num_ops()],
+            stack: Vec::new(),
+            plan: Vec::new(),
             preferred: Vec::new(),
+            relaxed,
+        }
+    }
+
+    /// Collects the best supporters needed for the goal into `self.plan`,
+    /// each operator once, and returns their total cost.
+    fn extract_relaxed_plan(&mut self) -> u64 {
+        let rt = &self.relaxed;
+        self.plan.clear();
+        self.stack.clear();
+        self.stack.push(rt.goal_fact);
+        self.fact_marked[rt.goal_fact as usize] = true;
+        while let Some(f) = self.stack.pop() {
+            let o = self.exploration.supporter[f as usize];
+            if o == NO_OP || self.op_marked[o as usize] {
+                continue;
+            }
+            self.op_marked[o as usize] = true;
+            self.plan.push(o);
+            for &p in rt.pre(o) {
+                if !self.fact_marked[p as usize] {
+                    self.fact_marked[p as usize] = true;
+                    self.stack.push(p);
+                }
+            }
+        }
+        self.fact_marked.fill(false);
+        let mut cost = 0u64;
+        for &o in &self.plan {
+            self.op_marked[o as usize] = false;
+            cost = cost.saturating_add(rt.costs()[o as usize]);
+        }
+        cost
+    }
+
+    /// Relaxed-plan operators applicable in `state`. (Cost 0 does not mean
+    /// true: zero-cost operators reach facts at cost 0.)
+    fn collect_helpful(&mut self, state: &StateBits) {
+        let rt = &self.relaxed;
+        let holds = |p: FactId| p == rt.true_fact || state[p as usize];
+        self.preferred.clear();
+        for &o in &self.plan {
+            let original = rt.original(o);
+            if original == NO_OP {
+                continue;
+            }
+            let applicable = rt.pre(o).iter().all(|&p| holds(p)) && !rt.pre_neg(o).iter().any(|&p| state[p as usize]);
+            if applicable {
+                self.preferred.push(original);
+            }
         }
     }
 }
@@ -36,8 +256,24 @@ impl Heuristic for RelaxationHeuristic {
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
-        let _ = state;
-        unimplemented!("relaxation engine")
+        let combine = if self.mode == Mode::Max {
+            Combine::Max
+        } else {
+            Combine::Sum
+        };
+        self.exploration
+            .run(&self.relaxed, state, self.relaxed.costs(), combine, true);
+        self.preferred.clear();
+        let goal_cost = self.exploration.fact_cost[self.relaxed.goal_fact as usize];
+        if goal_cost == UNREACHED {
+            return None;
+        }
+        if self.mode != Mode::FF {
+            return Some(goal_cost);
+        }
+        let cost = self.extract_relaxed_plan();
+        self.collect_helpful(state);
+        Some(cost)
     }
 
     fn preferred_operators(&self) -> &[OpId] {
@@ -46,5 +282,201 @@ impl Heuristic for RelaxationHeuristic {
 
     fn is_admissible(&self) -> bool {
         self.mode == Mode::Max
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::unary::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+    use super::*;
+
+    fn values(t: &Task, s: &[FactId]) -> [Estimate; 3] {
+        let s = state(t.num_facts(), s);
+        [Mode::Max, Mode::Add, Mode::FF].map(|m| RelaxationHeuristic::new(t, m).evaluate(s.bits()))
+    }
+
+    fn preferred(t: &Task, s: &[FactId]) -> Vec<OpId> {
+        let s = state(t.num_facts(), s);
+        let mut h = RelaxationHeuristic::new(t, Mode::FF);
+        h.evaluate(s.bits());
+        let mut p = h.preferred_operators().to_vec();
+        p.sort_unstable();
+        p
+    }
+
+    /// h_max / h_add by plain fixpoint iteration, as a reference.
+    fn naive(t: &Task, s: &[FactId], combine: Combine) -> Estimate {
+        let mut cost = vec![UNREACHED; t.num_facts()];
+        for &f in s {
+            cost[f as usize] = 0;
+        }
+        let fold = |cost: &[u64], facts: &[FactId]| -> u64 {
+            let mut acc = 0u64;
+            for &f in facts {
+                let c = cost[f as usize];
+                if c == UNREACHED {
+                    return UNREACHED;
+                }
+                acc = if combine == Combine::Max { acc.max(c) } else { acc + c };
+            }
+            acc
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for op in &t.operators {
+                let pre = fold(&cost, &op.pre);
+                if pre == UNREACHED {
+                    continue;
+                }
+                for &e in &op.add {
+                    if pre + (op.cost as u64) < cost[e as usize] {
+                        cost[e as usize] = pre + op.cost as u64;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        let g = fold(&cost, &t.goal);
+        (g != UNREACHED).then_some(g)
+    }
+
+    #[test]
+    fn max_add_ff_differ_on_a_chain_and_a_shortcut() {
+        // op0: a -> g1, x (1); op1: x -> g2 (1). Goals g1, g2.
+        // h_max = max(1, 2) = 2, h_add = 1 + 2 = 3, h_FF = {op0, op1} = 2.
+        let ops: [OpSpec; 2] = [(&[0], &[], &[2, 1], &[], 1), (&[1], &[], &[3], &[], 1)];
+        let t = task(4, &ops, &[0], &[2, 3], &[]);
+        assert_eq!(values(&t, &[0]), [Some(2), Some(3), Some(2)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        // From a state with x, op1 is helpful and applicable as well.
+        assert_eq!(values(&t, &[0, 1]), [Some(1), Some(2), Some(2)]);
+        assert_eq!(preferred(&t, &[0, 1]), vec![0, 1]);
+        assert_eq!(values(&t, &[2, 3]), [Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn ff_counts_a_shared_subgoal_once() {
+        // op0: a -> x (2); op1: x -> g1 (1); op2: x -> g2 (1).
+        // h_max = 3, h_add = 3 + 3 = 6, h_FF = 2 + 1 + 1 = 4.
+        let ops: [OpSpec; 3] = [
+            (&[0], &[], &[1], &[0], 2),
+            (&[1], &[], &[2], &[], 1),
+            (&[1], &[], &[3], &[], 1),
+        ];
+        let t = task(4, &ops, &[0], &[2, 3], &[]);
+        assert_eq!(values(&t, &[0]), [Some(3), Some(6), Some(4)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+    }
+
+    #[test]
+    fn relaxed_unreachable_goal_is_a_dead_end() {
+        // g (2) is only added by an operator needing b (1), which nothing adds.
+        let ops: [OpSpec; 2] = [(&[1], &[], &[2], &[], 1), (&[0], &[], &[3], &[], 1)];
+        let t = task(4, &ops, &[0], &[2, 3], &[]);
+        assert_eq!(values(&t, &[0]), [None, None, None]);
+        assert!(preferred(&t, &[0]).is_empty());
+        // Reachable once b holds.
+        assert_eq!(values(&t, &[0, 1]), [Some(1), Some(2), Some(2)]);
+    }
+
+    #[test]
+    fn zero_cost_operators_and_cycles() {
+        // op0: a -> b (0); op1: b -> a (0); op2: b -> g (0); op3: a -> g (5).
+        let ops: [OpSpec; 4] = [
+            (&[0], &[], &[1], &[0], 0),
+            (&[1], &[], &[0], &[1], 0),
+            (&[1], &[], &[2], &[], 0),
+            (&[0], &[], &[2], &[], 5),
+        ];
+        let t = task(3, &ops, &[0], &[2], &[]);
+        assert_eq!(values(&t, &[0]), [Some(0), Some(0), Some(0)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        assert_eq!(preferred(&t, &[1]), vec![2]);
+    }
+
+    #[test]
+    fn operators_without_preconditions_and_empty_goal() {
+        // op0: {} -> g1 (2); op1: g1 -> g2 (1).
+        let ops: [OpSpec; 2] = [(&[], &[], &[0], &[], 2), (&[0], &[], &[1], &[], 1)];
+        let t = task(2, &ops, &[], &[0, 1], &[]);
+        assert_eq!(values(&t, &[]), [Some(3), Some(5), Some(3)]);
+        assert_eq!(preferred(&t, &[]), vec![0]);
+        let t = task(2, &ops, &[], &[], &[]);
+        assert_eq!(values(&t, &[]), [Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn negative_conditions_are_relaxed_but_not_helpful_when_violated() {
+        // op0: a, not b -> g (1). Goal g and not a.
+        let ops: [OpSpec; 1] = [(&[0], &[1], &[2], &[], 1)];
+        let t = task(3, &ops, &[0, 1], &[2], &[0]);
+        // The relaxation ignores "not b" and "not a".
+        assert_eq!(values(&t, &[0, 1]), [Some(1), Some(1), Some(1)]);
+        assert!(preferred(&t, &[0, 1]).is_empty());
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        assert_eq!(values(&t, &[0, 2]), [Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn lowering_costs_incrementally_matches_a_fresh_run() {
+        let mut rng = Lcg(3);
+        for _ in 0..300 {
+            let t = random_task(&mut rng, 7, 10);
+            let rt = RelaxedTask::new(&t);
+            let s = t.initial_state();
+            let mut costs = rt.costs().to_vec();
+            let mut incremental = Exploration::new(&rt);
+            let mut fresh = Exploration::new(&rt);
+            incremental.run(&rt, s.bits(), &costs, Combine::Max, false);
+            for _ in 0..3 {
+                let lowered: Vec<RelaxedOpId> = (0..rt.num_ops() as RelaxedOpId)
+                    .filter(|&o| costs[o as usize] > 0 && rng.below(3) == 0)
+                    .collect();
+                for &o in &lowered {
+                    costs[o as usize] -= 1 + rng.below(costs[o as usize]);
+                }
+                incremental.lower_costs_max(&rt, &costs, &lowered);
+                fresh.run(&rt, s.bits(), &costs, Combine::Max, false);
+                assert_eq!(incremental.fact_cost, fresh.fact_cost, "{t:?}");
+                for o in 0..rt.num_ops() as RelaxedOpId {
+                    let trigger = incremental.trigger[o as usize];
+                    assert_eq!(trigger == NO_FACT, fresh.trigger[o as usize] == NO_FACT);
+                    if trigger != NO_FACT {
+                        let max = rt.pre(o).iter().map(|&p| fresh.fact_cost[p as usize]).max();
+                        assert_eq!(Some(fresh.fact_cost[trigger as usize]), max, "{t:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_tasks_agree_with_fixpoint_and_bound_ff() {
+        let mut rng = Lcg(7);
+        for _ in 0..200 {
+            let t = random_task(&mut rng, 6, 8);
+            let mut hmax = RelaxationHeuristic::new(&t, Mode::Max);
+            let mut hadd = RelaxationHeuristic::new(&t, Mode::Add);
+            let mut hff = RelaxationHeuristic::new(&t, Mode::FF);
+            for (s, perfect) in perfect_costs(&t) {
+                let facts: Vec<FactId> = s.bits().iter_ones().map(|f| f as FactId).collect();
+                let max = hmax.evaluate(s.bits());
+                let add = hadd.evaluate(s.bits());
+                let ff = hff.evaluate(s.bits());
+                assert_eq!(max, naive(&t, &facts, Combine::Max), "{t:?} {facts:?}");
+                assert_eq!(add, naive(&t, &facts, Combine::Sum), "{t:?} {facts:?}");
+                assert_eq!(ff.is_some(), max.is_some());
+                if let (Some(max), Some(add), Some(ff)) = (max, add, ff) {
+                    assert!(max <= ff && ff <= add, "{max} {ff} {add} {t:?} {facts:?}");
+                    assert!(perfect.is_none_or(|p| max <= p));
+                } else {
+                    assert_eq!(perfect, None, "dead end with a plan: {t:?} {facts:?}");
+                }
+                for &o in hff.preferred_operators() {
+                    assert!(t.operators[o as usize].is_applicable(s.bits()));
+                }
+            }
+        }
     }
 }

@@ -2,8 +2,11 @@
 //! and checks of names, arities and types.
 
 pub mod ast;
+mod check;
+mod parse;
 
 pub use ast::*;
+pub use check::warnings;
 
 use std::path::Path;
 
@@ -30,23 +33,39 @@ pub struct PddlError {
     pub message: String,
 }
 
-/// Parses a domain file's text. `file` is used in error messages only.
+/// Parses a domain file's text and checks it on its own (declared types,
+/// predicates, constants and variables, arities). `file` is used in error
+/// messages only.
 pub fn parse_domain(text: &str, file: &str) -> Result<Domain, PddlError> {
-    let _ = (text, file);
-    unimplemented!("parser")
+    let (domain, type_locations) = parse::domain(text, file)?;
+    check::domain(&domain, &type_locations, file)?;
+    Ok(domain)
 }
 
 /// Parses a problem file's text. `file` is used in error messages only.
 pub fn parse_problem(text: &str, file: &str) -> Result<Problem, PddlError> {
-    let _ = (text, file);
-    unimplemented!("parser")
+    parse::problem(text, file).map(|(problem, _)| problem)
 }
 
 /// Checks a problem against its domain: declared predicates, objects and
-/// types, arities, and that every argument's type fits.
+/// types, arities, and that every argument's type fits. A domain name that
+/// differs from the problem's `(:domain ...)` is only a warning (see
+/// [`warnings`]). The AST keeps no place for initial facts, so errors in
+/// them point at 0:0 here; [`load`] reports their real place.
 pub fn check(domain: &Domain, problem: &Problem, problem_file: &str) -> Result<(), PddlError> {
-    let _ = (domain, problem, problem_file);
-    Ok(())
+    check::problem(domain, problem, None, problem_file)
+}
+
+/// The objects of a problem: the domain's constants, then the problem's
+/// objects that are not also constants (IPC files often declare both).
+pub fn objects(domain: &Domain, problem: &Problem) -> Vec<TypedName> {
+    let mut out = domain.constants.clone();
+    for o in &problem.objects {
+        if !out.iter().any(|c| c.name == o.name) {
+            out.push(o.clone());
+        }
+    }
+    out
 }
 
 fn read(path: &Path) -> Result<String, PddlError> {
@@ -58,12 +77,18 @@ fn read(path: &Path) -> Result<String, PddlError> {
     })
 }
 
-/// Reads, parses and checks a domain and a problem file.
+/// Reads, parses and checks a domain and a problem file. The problem's
+/// objects come back without the names that are domain constants.
 pub fn load(domain_path: &Path, problem_path: &Path) -> Result<(Domain, Problem), PddlError> {
     let dfile = domain_path.display().to_string();
     let pfile = problem_path.display().to_string();
     let domain = parse_domain(&read(domain_path)?, &dfile)?;
-    let problem = parse_problem(&read(problem_path)?, &pfile)?;
-    check(&domain, &problem, &pfile)?;
+    let (mut problem, init_locations) = parse::problem(&read(problem_path)?, &pfile)?;
+    check::problem(&domain, &problem, Some(&init_locations), &pfile)?;
+    // Objects that are also domain constants are dropped here, so that later
+    // stages can simply take constants followed by objects.
+    problem
+        .objects
+        .retain(|o| !domain.constants.iter().any(|c| c.name == o.name));
     Ok((domain, problem))
 }

@@ -1,7 +1,17 @@
 //! Search: one best-first engine over the [`crate::state::StateRegistry`].
 //! A*, greedy best-first and weighted A* differ only in the open-list key.
-//! (engine: stub, to be written)
+//!
+//! [`engine`] runs the loop, [`open_list`] orders the nodes, [`successor`]
+//! finds applicable operators, [`limits`] watches time, memory and Ctrl-C.
 
+mod engine;
+mod limits;
+mod open_list;
+mod successor;
+#[cfg(test)]
+mod tests;
+
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::heuristic::Heuristic;
@@ -58,7 +68,8 @@ pub enum Outcome {
     /// exists (within the bound, if one was given).
     Unsolvable,
     /// Exhausted, but some pruning was not sound (e.g. an inadmissible
-    /// heuristic's value against a bound): no conclusion.
+    /// heuristic's value against a bound): no conclusion. The engine never
+    /// prunes unsoundly, so it does not currently return this.
     Incomplete,
     OutOfTime,
     OutOfMemory,
@@ -81,12 +92,21 @@ pub struct Statistics {
 
 /// Runs a best-first search. `guide` orders the open list; `prune`, when
 /// given, must be admissible and is used for bound pruning and dead ends.
+/// `prune` is evaluated first; the guide is skipped for states it rules out.
+/// A `prune` heuristic that says it is inadmissible only detects dead ends.
 pub fn search(
     task: &Task,
     guide: &mut dyn Heuristic,
     prune: Option<&mut dyn Heuristic>,
     config: &SearchConfig,
 ) -> (Outcome, Statistics) {
-    let _ = (task, guide, prune, config);
-    unimplemented!("search engine")
+    engine::run(task, guide, prune, config, interrupt_flag())
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Set this (e.g. from a Ctrl-C handler) to stop every running search with
+/// [`Outcome::Interrupted`]. It is never cleared by the engine.
+pub fn interrupt_flag() -> &'static AtomicBool {
+    &INTERRUPTED
 }

@@ -1,0 +1,199 @@
+//! Interning of names to dense `u32` ids, a fast hasher for the grounder's
+//! hash maps, and the object sets of types.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::pddl::{Domain, Problem, TypedName};
+
+/// A small multiplicative hasher: the grounder hashes millions of short
+/// `u32` tuples, for which SipHash is needlessly slow. Iteration order never
+/// reaches the output (everything is sorted at the end), so the hash need not
+/// be randomized.
+#[derive(Default, Clone, Copy)]
+pub(super) struct FastHasher {
+    hash: u64,
+}
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FastHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.add(b as u64);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+pub(super) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(super) type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
+
+/// Names ↔ dense ids.
+#[derive(Default)]
+pub(super) struct Interner {
+    names: Vec<String>,
+    ids: FastMap<String, u32>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.ids.insert(name.to_string(), id);
+        id
+    }
+
+    pub fn get(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+
+    pub fn name(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// The objects a parameter may take: a sorted list to enumerate and a
+/// membership table to check bindings found by joins.
+pub(super) struct ObjectSet {
+    pub objects: Vec<u32>,
+    member: Vec<bool>,
+    /// Every declared object: checks can be skipped.
+    pub is_everything: bool,
+}
+
+impl ObjectSet {
+    #[inline]
+    pub fn contains(&self, object: u32) -> bool {
+        self.member.get(object as usize) == Some(&true)
+    }
+}
+
+/// The declared objects (problem objects and domain constants, interned
+/// first, so their ids are `0..num_declared`) and the object sets of types.
+pub(super) struct Types {
+    /// Declared objects of each type, including subtypes' objects.
+    members: FastMap<String, Vec<u32>>,
+    num_declared: usize,
+    /// Object sets of parameter type lists already built, by the list.
+    sets: Vec<ObjectSet>,
+    set_ids: FastMap<Vec<String>, usize>,
+}
+
+impl Types {
+    /// Interns the declared objects into `objects` and computes type members:
+    /// an object of type `t` belongs to `t` and all of `t`'s ancestors, an
+    /// `either` type to each of its alternatives.
+    pub fn new(domain: &Domain, problem: &Problem, objects: &mut Interner) -> Types {
+        let mut parents: FastMap<&str, Vec<&str>> = FastMap::default();
+        for t in &domain.types {
+            parents
+                .entry(t.name.as_str())
+                .or_default()
+                .extend(t.parents.iter().map(String::as_str));
+        }
+        let declared: Vec<&TypedName> = domain.constants.iter().chain(problem.objects.iter()).collect();
+        let mut members: FastMap<String, Vec<u32>> = FastMap::default();
+        for obj in &declared {
+            let id = objects.intern(&obj.name);
+            for t in ancestors(&obj.types, &parents) {
+                members.entry(t.to_string()).or_default().push(id);
+            }
+        }
+        let num_declared = objects.len();
+        members.insert("object".to_string(), (0..num_declared as u32).collect());
+        for list in members.values_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        Types {
+            members,
+            num_declared,
+            sets: Vec::new(),
+            set_ids: FastMap::default(),
+        }
+    }
+
+    /// The id of the object set of a parameter typed `types` (`either` = union).
+    pub fn set_for(&mut self, types: &[String]) -> usize {
+        if let Some(&id) = self.set_ids.get(types) {
+            return id;
+        }
+        let is_everything = types.iter().any(|t| t == "object");
+        let mut objects: Vec<u32> = Vec::new();
+        for t in types {
+            if let Some(m) = self.members.get(t) {
+                objects.extend_from_slice(m);
+            }
+        }
+        objects.sort_unstable();
+        objects.dedup();
+        let mut member = vec![false; self.num_declared];
+        for &o in &objects {
+            member[o as usize] = true;
+        }
+        let id = self.sets.len();
+        self.sets.push(ObjectSet {
+            objects,
+            member,
+            is_everything,
+        });
+        self.set_ids.insert(types.to_vec(), id);
+        id
+    }
+
+    pub fn sets(&self) -> &[ObjectSet] {
+        &self.sets
+    }
+}
+
+/// `types` and all their ancestors (following declared parents, safe against
+/// cyclic declarations), always including `object`.
+fn ancestors<'a>(types: &'a [String], parents: &FastMap<&'a str, Vec<&'a str>>) -> Vec<&'a str> {
+    let mut seen: Vec<&str> = vec!["object"];
+    let mut stack: Vec<&str> = types.iter().map(String::as_str).collect();
+    while let Some(t) = stack.pop() {
+        if seen.contains(&t) {
+            continue;
+        }
+        seen.push(t);
+        if let Some(ps) = parents.get(t) {
+            stack.extend(ps.iter().copied());
+        }
+    }
+    seen
+}

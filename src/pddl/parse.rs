@@ -1,0 +1,989 @@
+//! Text to AST in two steps: the pest grammar reads the text as nested lists
+//! of tokens ([`Sexp`]), then the readers below give those lists their PDDL
+//! meaning. Keeping the grammar this small means that a construct corvus does
+//! not support is still well-formed input here, so it is reported by name
+//! (`forall`, `:durative-action`, ...) rather than as a syntax error.
+
+use super::ast::*;
+use super::{ErrorKind, PddlError};
+use pest::Parser;
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/pddl.pest"]
+struct PddlGrammar;
+
+/// Real PDDL nests a handful of levels; the limit keeps pest and the readers
+/// (both recursive) far from the stack's end on hostile input.
+const MAX_NESTING: usize = 100;
+
+/// One token or parenthesized list, with the place it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Sexp {
+    pub token: Token,
+    pub location: Location,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Token {
+    List(Vec<Sexp>),
+    /// A name, lower-cased.
+    Name(String),
+    /// A variable with its `?`, lower-cased.
+    Variable(String),
+    /// A keyword without its `:`, lower-cased.
+    Keyword(String),
+    Number(String),
+    /// The `-` of a typed list.
+    Dash,
+    /// `=`, `<`, `+`, ...
+    Operator(String),
+}
+
+impl Sexp {
+    fn as_list(&self) -> Option<&[Sexp]> {
+        match &self.token {
+            Token::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    fn as_name(&self) -> Option<&str> {
+        match &self.token {
+            Token::Name(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn as_keyword(&self) -> Option<&str> {
+        match &self.token {
+            Token::Keyword(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The head of a list as a word: a name or an operator, so that `and`
+    /// and `=` can be matched alike.
+    fn head_word(&self) -> Option<&str> {
+        match self.as_list()?.first()?.token {
+            Token::Name(ref n) | Token::Operator(ref n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// How the token reads in an error message.
+    fn describe(&self) -> String {
+        match &self.token {
+            Token::List(_) => "a list".to_string(),
+            Token::Name(n) => format!("`{n}`"),
+            Token::Variable(v) => format!("variable `{v}`"),
+            Token::Keyword(k) => format!("`:{k}`"),
+            Token::Number(n) => format!("number `{n}`"),
+            Token::Dash => "`-`".to_string(),
+            Token::Operator(o) => format!("`{o}`"),
+        }
+    }
+}
+
+/// Reads `text` into its single top-level list.
+pub(crate) fn read_sexp(text: &str, file: &str) -> Result<Sexp, PddlError> {
+    check_nesting(text, file)?;
+    let mut pairs = PddlGrammar::parse(Rule::file, text).map_err(|e| syntax_error_from_pest(&e, text, file))?;
+    let list = pairs
+        .next()
+        .and_then(|file_pair| file_pair.into_inner().find(|p| p.as_rule() == Rule::list))
+        .ok_or_else(|| PddlError {
+            kind: ErrorKind::Syntax,
+            file: file.to_string(),
+            location: Location { line: 1, col: 1 },
+            message: "expected `(`".to_string(),
+        })?;
+    Ok(to_sexp(list))
+}
+
+fn to_sexp(pair: Pair<'_, Rule>) -> Sexp {
+    let (line, col) = pair.line_col();
+    let location = Location { line, col };
+    let text = pair.as_str().to_lowercase();
+    let token = match pair.as_rule() {
+        Rule::list => Token::List(
+            pair.into_inner()
+                .filter(|p| !matches!(p.as_rule(), Rule::open | Rule::close))
+                .map(to_sexp)
+                .collect(),
+        ),
+        Rule::variable => Token::Variable(text),
+        Rule::keyword => Token::Keyword(text[1..].to_string()),
+        Rule::number => Token::Number(text),
+        Rule::dash => Token::Dash,
+        Rule::operator => Token::Operator(text),
+        _ => Token::Name(text),
+    };
+    Sexp { token, location }
+}
+
+/// Refuses nesting deeper than [`MAX_NESTING`] before pest recurses into it.
+fn check_nesting(text: &str, file: &str) -> Result<(), PddlError> {
+    let (mut depth, mut line, mut col, mut in_comment) = (0usize, 1usize, 1usize, false);
+    for c in text.chars() {
+        match c {
+            '\n' => {
+                in_comment = false;
+                line += 1;
+                col = 0;
+            }
+            ';' => in_comment = true,
+            '(' if !in_comment => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(PddlError {
+                        kind: ErrorKind::Syntax,
+                        file: file.to_string(),
+                        location: Location { line, col },
+                        message: format!("lists nested deeper than {MAX_NESTING} levels"),
+                    });
+                }
+            }
+            ')' if !in_comment => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        col += 1;
+    }
+    Ok(())
+}
+
+/// Turns pest's error into ours, naming the expected tokens in words.
+fn syntax_error_from_pest(e: &pest::error::Error<Rule>, text: &str, file: &str) -> PddlError {
+    let (line, col) = match e.line_col {
+        pest::error::LineColLocation::Pos(p) | pest::error::LineColLocation::Span(p, _) => p,
+    };
+    let offset = match e.location {
+        InputLocation::Pos(p) | InputLocation::Span((p, _)) => p,
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => expected_words(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = match text.get(offset..).and_then(|rest| rest.chars().next()) {
+        None => "end of file".to_string(),
+        Some(c) if c.is_whitespace() => "whitespace".to_string(),
+        Some(c) => format!("`{c}`"),
+    };
+    PddlError {
+        kind: ErrorKind::Syntax,
+        file: file.to_string(),
+        location: Location { line, col },
+        message: format!("expected {expected}, found {found}"),
+    }
+}
+
+/// `[open, close, name, ...]` as "`(`, `)` or a name". Tokens that may start
+/// a list item (names, variables, keywords, numbers, `-`, operators) are all
+/// called "a name": that is what is missing in practice, and a list of six
+/// alternatives helps nobody.
+fn expected_words(rules: &[Rule]) -> String {
+    let token_rules = [
+        Rule::name,
+        Rule::variable,
+        Rule::keyword,
+        Rule::number,
+        Rule::dash,
+        Rule::operator,
+    ];
+    let mut words: Vec<&str> = Vec::new();
+    let mut push = |w: &'static str| {
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    };
+    for rule in rules {
+        match rule {
+            Rule::open | Rule::list => push("`(`"),
+            Rule::close => push("`)`"),
+            Rule::EOI => push("end of file"),
+            r if token_rules.contains(r) => push("a name"),
+            _ => push("a PDDL token"),
+        }
+    }
+    match words.as_slice() {
+        [] => "a PDDL token".to_string(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// The reading of one file: knows the file name for error messages.
+struct Reader<'a> {
+    file: &'a str,
+}
+
+type Res<T> = Result<T, PddlError>;
+
+impl Reader<'_> {
+    fn error(&self, kind: ErrorKind, location: Location, message: String) -> PddlError {
+        PddlError {
+            kind,
+            file: self.file.to_string(),
+            location,
+            message,
+        }
+    }
+
+    fn syntax(&self, location: Location, message: impl Into<String>) -> PddlError {
+        self.error(ErrorKind::Syntax, location, message.into())
+    }
+
+    fn unsupported(&self, location: Location, construct: &str, what: &str) -> PddlError {
+        self.error(
+            ErrorKind::Unsupported,
+            location,
+            format!("unsupported PDDL feature: `{construct}` ({what})"),
+        )
+    }
+
+    fn list<'s>(&self, s: &'s Sexp, what: &str) -> Res<&'s [Sexp]> {
+        s.as_list().ok_or_else(|| {
+            self.syntax(
+                s.location,
+                format!("expected `(` starting {what}, found {}", s.describe()),
+            )
+        })
+    }
+
+    fn name<'s>(&self, s: &'s Sexp, what: &str) -> Res<&'s str> {
+        s.as_name()
+            .ok_or_else(|| self.syntax(s.location, format!("expected {what}, found {}", s.describe())))
+    }
+
+    /// Splits `(define (<kind> NAME) SECTION...)` into its name and sections.
+    fn define<'s>(&self, top: &'s Sexp, kind: &str) -> Res<(String, &'s [Sexp])> {
+        let items = self.list(top, "`(define ...)`")?;
+        let first = items
+            .first()
+            .ok_or_else(|| self.syntax(top.location, "expected `define`, found an empty list"))?;
+        if first.as_name() != Some("define") {
+            return Err(self.syntax(first.location, format!("expected `define`, found {}", first.describe())));
+        }
+        let header = items
+            .get(1)
+            .ok_or_else(|| self.syntax(first.location, format!("expected `({kind} NAME)` after `define`")))?;
+        let parts = self.list(header, &format!("`({kind} NAME)`"))?;
+        match parts {
+            [k, n] if k.as_name() == Some(kind) => {
+                Ok((self.name(n, &format!("the {kind} name"))?.to_string(), &items[2..]))
+            }
+            [k, ..] if k.as_name() != Some(kind) => {
+                let other = if kind == "domain" { "problem" } else { "domain" };
+                let hint = if k.as_name() == Some(other) {
+                    format!(" (this is a {other} file)")
+                } else {
+                    String::new()
+                };
+                Err(self.syntax(k.location, format!("expected `{kind}`, found {}{hint}", k.describe())))
+            }
+            _ => Err(self.syntax(header.location, format!("expected `({kind} NAME)`"))),
+        }
+    }
+
+    /// A section `(:keyword ...)`: its keyword and the items after it.
+    fn section<'s>(&self, s: &'s Sexp, owner: &str) -> Res<(&'s str, &'s [Sexp])> {
+        let items = self.list(
+            s,
+            &format!(
+                "a {owner} section such as `(:{})`",
+                if owner == "domain" {
+                    "predicates ..."
+                } else {
+                    "init ..."
+                }
+            ),
+        )?;
+        match items.first() {
+            Some(first) => match first.as_keyword() {
+                Some(k) => Ok((k, &items[1..])),
+                None => Err(self.syntax(
+                    first.location,
+                    format!(
+                        "expected a {owner} section keyword such as `:{}`, found {}",
+                        if owner == "domain" { "action" } else { "init" },
+                        first.describe()
+                    ),
+                )),
+            },
+            None => Err(self.syntax(s.location, format!("expected a {owner} section, found an empty list"))),
+        }
+    }
+
+    fn requirements(&self, items: &[Sexp], out: &mut Vec<String>) -> Res<()> {
+        for item in items {
+            let flag = item.as_keyword().ok_or_else(|| {
+                self.syntax(
+                    item.location,
+                    format!(
+                        "expected a requirement flag such as `:strips`, found {}",
+                        item.describe()
+                    ),
+                )
+            })?;
+            // Flags only announce constructs; the constructs themselves are
+            // refused where they appear.
+            if !out.iter().any(|f| f == flag) {
+                out.push(flag.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// A typed list `a b - t c - (either t u) d`. `variables` says whether
+    /// the names are variables (parameters) or plain names (objects, types).
+    fn typed_list(&self, items: &[Sexp], variables: bool) -> Res<Vec<TypedName>> {
+        let mut out: Vec<TypedName> = Vec::new();
+        // Names read since the last `- type`; they get the next type.
+        let mut untyped_from = 0;
+        let mut i = 0;
+        while i < items.len() {
+            let item = &items[i];
+            match &item.token {
+                Token::Variable(v) if variables => out.push(TypedName {
+                    name: v.clone(),
+                    types: Vec::new(),
+                    location: item.location,
+                }),
+                Token::Name(n) if !variables => out.push(TypedName {
+                    name: n.clone(),
+                    types: Vec::new(),
+                    location: item.location,
+                }),
+                Token::Dash => {
+                    if untyped_from == out.len() {
+                        return Err(self.syntax(
+                            item.location,
+                            format!(
+                                "expected {} before `-`",
+                                if variables { "a variable" } else { "a name" }
+                            ),
+                        ));
+                    }
+                    let ty = items
+                        .get(i + 1)
+                        .ok_or_else(|| self.syntax(item.location, "expected a type after `-`"))?;
+                    let types = self.type_spec(ty)?;
+                    for t in &mut out[untyped_from..] {
+                        t.types = types.clone();
+                    }
+                    untyped_from = out.len();
+                    i += 1;
+                }
+                _ => {
+                    return Err(self.syntax(
+                        item.location,
+                        format!(
+                            "expected {} or `-`, found {}",
+                            if variables { "a variable" } else { "a name" },
+                            item.describe()
+                        ),
+                    ));
+                }
+            }
+            i += 1;
+        }
+        for t in &mut out[untyped_from..] {
+            t.types = vec!["object".to_string()];
+        }
+        Ok(out)
+    }
+
+    /// `t` or `(either t u ...)`.
+    fn type_spec(&self, s: &Sexp) -> Res<Vec<String>> {
+        if let Some(n) = s.as_name() {
+            return Ok(vec![n.to_string()]);
+        }
+        match s.as_list() {
+            Some([head, rest @ ..]) if head.as_name() == Some("either") && !rest.is_empty() => rest
+                .iter()
+                .map(|t| self.name(t, "a type name").map(str::to_string))
+                .collect(),
+            _ => Err(self.syntax(
+                s.location,
+                format!("expected a type name or `(either ...)`, found {}", s.describe()),
+            )),
+        }
+    }
+
+    fn predicate_decl(&self, s: &Sexp) -> Res<PredicateDecl> {
+        let items = self.list(s, "a predicate declaration")?;
+        let head = items
+            .first()
+            .ok_or_else(|| self.syntax(s.location, "expected a predicate name, found an empty list"))?;
+        let name = self.name(head, "a predicate name")?.to_string();
+        Ok(PredicateDecl {
+            name,
+            params: self.typed_list(&items[1..], true)?,
+            location: s.location,
+        })
+    }
+
+    /// `(:functions (f ?x - t) - number (g) ...)`; the `- number` is optional.
+    fn functions(&self, items: &[Sexp], out: &mut Vec<FunctionDecl>) -> Res<()> {
+        let mut i = 0;
+        while i < items.len() {
+            let item = &items[i];
+            match &item.token {
+                Token::List(parts) => {
+                    let head = parts
+                        .first()
+                        .ok_or_else(|| self.syntax(item.location, "expected a function name, found an empty list"))?;
+                    let name = self.name(head, "a function name")?.to_string();
+                    out.push(FunctionDecl {
+                        name,
+                        params: self.typed_list(&parts[1..], true)?,
+                        location: item.location,
+                    });
+                }
+                Token::Dash => {
+                    let ty = items
+                        .get(i + 1)
+                        .ok_or_else(|| self.syntax(item.location, "expected `number` after `-`"))?;
+                    match ty.as_name() {
+                        Some("number") => {}
+                        Some(_) => {
+                            return Err(self.unsupported(
+                                ty.location,
+                                ty.as_name().unwrap_or_default(),
+                                "object fluents: functions whose value is not a number",
+                            ));
+                        }
+                        None => {
+                            return Err(self.syntax(ty.location, format!("expected `number`, found {}", ty.describe())));
+                        }
+                    }
+                    i += 1;
+                }
+                _ => {
+                    return Err(self.syntax(
+                        item.location,
+                        format!(
+                            "expected a function declaration `(name ...)`, found {}",
+                            item.describe()
+                        ),
+                    ));
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn action(&self, s: &Sexp, items: &[Sexp]) -> Res<Action> {
+        let name_item = items
+            .first()
+            .ok_or_else(|| self.syntax(s.location, "expected the action's name after `:action`"))?;
+        let mut action = Action {
+            name: self.name(name_item, "the action's name")?.to_string(),
+            params: Vec::new(),
+            precondition: Vec::new(),
+            add: Vec::new(),
+            del: Vec::new(),
+            costs: Vec::new(),
+            location: s.location,
+        };
+        let mut rest = &items[1..];
+        while let [key, tail @ ..] = rest {
+            let keyword = key.as_keyword().ok_or_else(|| {
+                self.syntax(
+                    key.location,
+                    format!(
+                        "expected `:parameters`, `:precondition` or `:effect`, found {}",
+                        key.describe()
+                    ),
+                )
+            })?;
+            let value = tail
+                .first()
+                .ok_or_else(|| self.syntax(key.location, format!("expected a value after `:{keyword}`")))?;
+            match keyword {
+                "parameters" => action.params = self.typed_list(self.list(value, "the parameter list")?, true)?,
+                "precondition" => self.condition(value, &mut action.precondition)?,
+                "effect" => self.effect(value, &mut action)?,
+                "vars" => return Err(self.unsupported(key.location, ":vars", "PDDL 1 action variables")),
+                _ => {
+                    return Err(self.syntax(
+                        key.location,
+                        format!("expected `:parameters`, `:precondition` or `:effect`, found `:{keyword}`"),
+                    ));
+                }
+            }
+            rest = &tail[1..];
+        }
+        Ok(action)
+    }
+
+    /// The constructs that make a formula something other than a conjunction
+    /// of literals; `None` for words that may be predicate names.
+    fn unsupported_formula(&self, s: &Sexp, effect: bool) -> Option<PddlError> {
+        let word = s.head_word()?;
+        let what = match word {
+            "or" => "disjunctive conditions",
+            "imply" => "implications",
+            "forall" if effect => "universal effects",
+            "forall" => "quantified conditions",
+            "exists" => "quantified conditions",
+            "when" => "conditional effects",
+            "preference" => "preferences",
+            "<" | ">" | "<=" | ">=" => "numeric conditions",
+            "increase" | "decrease" | "assign" | "scale-up" | "scale-down" if !effect => {
+                "numeric effects in a condition"
+            }
+            "decrease" | "assign" | "scale-up" | "scale-down" => "numeric fluents",
+            "at" | "over" if matches!(s.as_list()?.get(1)?.token, Token::Name(ref n) if n == "start" || n == "end" || n == "all") => {
+                "temporal conditions"
+            }
+            _ => return None,
+        };
+        let location = s.as_list().and_then(|l| l.first()).map_or(s.location, |h| h.location);
+        Some(self.unsupported(location, word, what))
+    }
+
+    /// A precondition or goal: a literal, or an `and` of them (nested `and`s
+    /// are flattened), or `()`.
+    fn condition(&self, s: &Sexp, out: &mut Vec<Literal>) -> Res<()> {
+        let items = self.list(s, "a condition")?;
+        if items.is_empty() {
+            return Ok(());
+        }
+        if let Some(e) = self.unsupported_formula(s, false) {
+            return Err(e);
+        }
+        match s.head_word() {
+            Some("and") => {
+                for part in &items[1..] {
+                    self.condition(part, out)?;
+                }
+                Ok(())
+            }
+            Some("not") => {
+                let inner = match items {
+                    [_, inner] => inner,
+                    _ => return Err(self.syntax(s.location, "expected exactly one formula inside `not`")),
+                };
+                if let Some(e) = self.unsupported_formula(inner, false) {
+                    return Err(e);
+                }
+                if matches!(inner.head_word(), Some("and" | "not")) {
+                    let word = inner.head_word().unwrap_or_default();
+                    return Err(self.unsupported(
+                        inner.location,
+                        &format!("not ({word} ...)"),
+                        "negated compound conditions",
+                    ));
+                }
+                out.push(Literal {
+                    positive: false,
+                    atom: self.atom(inner)?,
+                });
+                Ok(())
+            }
+            _ => {
+                out.push(Literal {
+                    positive: true,
+                    atom: self.atom(s)?,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// `(p t1 ... tn)` or `(= t1 t2)` over variables and names.
+    fn atom(&self, s: &Sexp) -> Res<Atom> {
+        let items = self.list(s, "an atom")?;
+        let head = items
+            .first()
+            .ok_or_else(|| self.syntax(s.location, "expected an atom, found an empty list"))?;
+        let predicate = match &head.token {
+            Token::Name(n) => n.clone(),
+            Token::Operator(o) if o == "=" => o.clone(),
+            _ => {
+                return Err(self.syntax(
+                    head.location,
+                    format!("expected a predicate name, found {}", head.describe()),
+                ));
+            }
+        };
+        let mut args = Vec::new();
+        for arg in &items[1..] {
+            args.push(match &arg.token {
+                Token::Variable(v) => Term::Variable(v.clone()),
+                Token::Name(n) => Term::Constant(n.clone()),
+                Token::List(_) if predicate == "=" => {
+                    return Err(self.unsupported(head.location, "=", "numeric conditions: comparing function values"));
+                }
+                Token::List(_) => {
+                    return Err(self.unsupported(arg.location, "function terms", "object fluents as arguments"));
+                }
+                _ => {
+                    return Err(self.syntax(
+                        arg.location,
+                        format!("expected a variable or a name, found {}", arg.describe()),
+                    ));
+                }
+            });
+        }
+        if predicate == "=" && args.len() != 2 {
+            return Err(self.syntax(head.location, format!("`=` takes 2 terms, found {}", args.len())));
+        }
+        Ok(Atom {
+            predicate,
+            args,
+            location: s.location,
+        })
+    }
+
+    /// An effect: atoms, negated atoms, `(increase (total-cost) X)`, and
+    /// `and`s of them.
+    fn effect(&self, s: &Sexp, action: &mut Action) -> Res<()> {
+        let items = self.list(s, "an effect")?;
+        if items.is_empty() {
+            return Ok(());
+        }
+        if let Some(e) = self.unsupported_formula(s, true) {
+            return Err(e);
+        }
+        match s.head_word() {
+            Some("and") => {
+                for part in &items[1..] {
+                    self.effect(part, action)?;
+                }
+            }
+            Some("not") => {
+                let inner = match items {
+                    [_, inner] => inner,
+                    _ => return Err(self.syntax(s.location, "expected exactly one atom inside `not`")),
+                };
+                if let Some(e) = self.unsupported_formula(inner, true) {
+                    return Err(e);
+                }
+                let atom = self.atom(inner)?;
+                if atom.predicate == "=" {
+                    return Err(self.syntax(inner.location, "`=` cannot be an effect"));
+                }
+                action.del.push(atom);
+            }
+            Some("increase") => action.costs.push(self.cost_increase(s, items)?),
+            _ => {
+                let atom = self.atom(s)?;
+                if atom.predicate == "=" {
+                    return Err(self.syntax(s.location, "`=` cannot be an effect"));
+                }
+                action.add.push(atom);
+            }
+        }
+        Ok(())
+    }
+
+    /// `(increase (total-cost) 5)` or `(increase (total-cost) (f ?x ?y))`.
+    fn cost_increase(&self, s: &Sexp, items: &[Sexp]) -> Res<CostExpr> {
+        let [_, target, amount] = items else {
+            return Err(self.syntax(s.location, "expected `(increase (total-cost) AMOUNT)`"));
+        };
+        match target.as_list() {
+            Some([f]) if f.as_name() == Some("total-cost") => {}
+            Some([f, ..]) if f.as_name().is_some() => {
+                return Err(self.unsupported(items[0].location, "increase", "numeric fluents other than `total-cost`"));
+            }
+            _ => {
+                return Err(self.syntax(
+                    target.location,
+                    format!("expected `(total-cost)`, found {}", target.describe()),
+                ));
+            }
+        }
+        match &amount.token {
+            Token::Number(n) => n
+                .parse::<i64>()
+                .map(CostExpr::Constant)
+                .map_err(|_| self.unsupported(amount.location, n, "non-integer action costs")),
+            Token::List(parts) => {
+                let head = parts
+                    .first()
+                    .ok_or_else(|| self.syntax(amount.location, "expected a cost, found an empty list"))?;
+                let name = match &head.token {
+                    Token::Name(n) => n.clone(),
+                    Token::Operator(o) => {
+                        return Err(self.unsupported(head.location, o, "arithmetic in action costs"));
+                    }
+                    Token::Dash => return Err(self.unsupported(head.location, "-", "arithmetic in action costs")),
+                    _ => {
+                        return Err(self.syntax(
+                            head.location,
+                            format!("expected a function name, found {}", head.describe()),
+                        ));
+                    }
+                };
+                let mut args = Vec::new();
+                for arg in &parts[1..] {
+                    args.push(match &arg.token {
+                        Token::Variable(v) => Term::Variable(v.clone()),
+                        Token::Name(n) => Term::Constant(n.clone()),
+                        Token::List(_) => {
+                            return Err(self.unsupported(
+                                arg.location,
+                                "nested functions",
+                                "arithmetic in action costs",
+                            ));
+                        }
+                        _ => {
+                            return Err(self.syntax(
+                                arg.location,
+                                format!("expected a variable or a name, found {}", arg.describe()),
+                            ));
+                        }
+                    });
+                }
+                Ok(CostExpr::Function {
+                    name,
+                    args,
+                    location: amount.location,
+                })
+            }
+            _ => Err(self.syntax(
+                amount.location,
+                format!("expected a number or `(function ...)`, found {}", amount.describe()),
+            )),
+        }
+    }
+
+    fn domain(&self, top: &Sexp) -> Res<(Domain, Vec<Location>)> {
+        let (name, sections) = self.define(top, "domain")?;
+        let mut domain = Domain {
+            name,
+            requirements: Vec::new(),
+            types: Vec::new(),
+            constants: Vec::new(),
+            predicates: Vec::new(),
+            functions: Vec::new(),
+            actions: Vec::new(),
+        };
+        let mut type_locations = Vec::new();
+        for s in sections {
+            let (keyword, items) = self.section(s, "domain")?;
+            match keyword {
+                "requirements" => self.requirements(items, &mut domain.requirements)?,
+                "types" => {
+                    for t in self.typed_list(items, false)? {
+                        // `object` is the implicit root; declaring it adds nothing.
+                        if t.name != "object" {
+                            domain.types.push(TypeDecl {
+                                name: t.name,
+                                parents: t.types,
+                            });
+                            type_locations.push(t.location);
+                        }
+                    }
+                }
+                "constants" => domain.constants.extend(self.typed_list(items, false)?),
+                "predicates" => {
+                    for p in items {
+                        domain.predicates.push(self.predicate_decl(p)?);
+                    }
+                }
+                "functions" => self.functions(items, &mut domain.functions)?,
+                "action" => domain.actions.push(self.action(s, items)?),
+                "derived" => return Err(self.unsupported(s.location, ":derived", "derived predicates")),
+                "axiom" => return Err(self.unsupported(s.location, ":axiom", "derived predicates")),
+                "durative-action" => return Err(self.unsupported(s.location, ":durative-action", "temporal planning")),
+                "process" | "event" => {
+                    return Err(self.unsupported(s.location, &format!(":{keyword}"), "PDDL+ processes and events"));
+                }
+                "constraints" => {
+                    return Err(self.unsupported(s.location, ":constraints", "state trajectory constraints"));
+                }
+                _ => {
+                    return Err(self.syntax(
+                        s.location,
+                        format!("expected a domain section (`:requirements`, `:types`, `:constants`, `:predicates`, `:functions` or `:action`), found `:{keyword}`"),
+                    ));
+                }
+            }
+        }
+        Ok((domain, type_locations))
+    }
+
+    fn problem(&self, top: &Sexp) -> Res<(Problem, Vec<Location>)> {
+        let (name, sections) = self.define(top, "problem")?;
+        let mut problem = Problem {
+            name,
+            domain: String::new(),
+            objects: Vec::new(),
+            init: Vec::new(),
+            numeric_init: Vec::new(),
+            goal: Vec::new(),
+            minimize_total_cost: false,
+        };
+        let mut init_locations = Vec::new();
+        let mut requirements = Vec::new();
+        let mut has_goal = false;
+        for s in sections {
+            let (keyword, items) = self.section(s, "problem")?;
+            match keyword {
+                "domain" => match items {
+                    [d] => problem.domain = self.name(d, "the domain name")?.to_string(),
+                    _ => return Err(self.syntax(s.location, "expected `(:domain NAME)`")),
+                },
+                "requirements" => self.requirements(items, &mut requirements)?,
+                "objects" => {
+                    for o in self.typed_list(items, false)? {
+                        // IPC files sometimes list an object twice; keep the first.
+                        if !problem.objects.iter().any(|p| p.name == o.name) {
+                            problem.objects.push(o);
+                        }
+                    }
+                }
+                "init" => {
+                    for fact in items {
+                        self.init_fact(fact, &mut problem, &mut init_locations)?;
+                    }
+                }
+                "goal" => {
+                    let [goal] = items else {
+                        return Err(self.syntax(s.location, "expected exactly one formula in `(:goal ...)`"));
+                    };
+                    has_goal = true;
+                    let mut literals = Vec::new();
+                    self.condition(goal, &mut literals)?;
+                    for lit in literals {
+                        problem.goal.push(self.ground_literal(lit)?);
+                    }
+                }
+                "metric" => problem.minimize_total_cost = self.metric(s, items)?,
+                "length" => {} // an obsolete IPC-1 hint about plan length; it constrains nothing
+                "constraints" => {
+                    return Err(self.unsupported(s.location, ":constraints", "state trajectory constraints"));
+                }
+                _ => {
+                    return Err(self.syntax(
+                        s.location,
+                        format!("expected a problem section (`:domain`, `:objects`, `:init`, `:goal` or `:metric`), found `:{keyword}`"),
+                    ));
+                }
+            }
+        }
+        if !has_goal {
+            return Err(self.syntax(top.location, "the problem has no `(:goal ...)`"));
+        }
+        Ok((problem, init_locations))
+    }
+
+    fn ground_literal(&self, lit: Literal) -> Res<GroundLiteral> {
+        let mut args = Vec::new();
+        for t in lit.atom.args {
+            match t {
+                Term::Constant(c) => args.push(c),
+                Term::Variable(v) => {
+                    return Err(self.error(
+                        ErrorKind::Semantic,
+                        lit.atom.location,
+                        format!("variable `{v}` in the goal; goals must be ground"),
+                    ));
+                }
+            }
+        }
+        Ok(GroundLiteral {
+            positive: lit.positive,
+            atom: GroundAtom {
+                predicate: lit.atom.predicate,
+                args,
+            },
+            location: lit.atom.location,
+        })
+    }
+
+    fn init_fact(&self, s: &Sexp, problem: &mut Problem, locations: &mut Vec<Location>) -> Res<()> {
+        let items = self.list(s, "an initial fact")?;
+        match s.head_word() {
+            Some("=") => {
+                problem.numeric_init.push(self.numeric_fact(s, items)?);
+                return Ok(());
+            }
+            // Under the closed-world assumption a negative fact says nothing new.
+            Some("not") if items.len() == 2 && items[1].as_list().is_some() => return Ok(()),
+            Some("at") if matches!(items.get(1).map(|a| &a.token), Some(Token::Number(_))) => {
+                return Err(self.unsupported(items[0].location, "at", "timed initial literals"));
+            }
+            _ => {}
+        }
+        if let Some(e) = self.unsupported_formula(s, false) {
+            return Err(e);
+        }
+        let head = items
+            .first()
+            .ok_or_else(|| self.syntax(s.location, "expected a fact, found an empty list"))?;
+        let predicate = self.name(head, "a predicate name")?.to_string();
+        let mut args = Vec::new();
+        for a in &items[1..] {
+            match &a.token {
+                Token::Name(n) => args.push(n.clone()),
+                _ => return Err(self.syntax(a.location, format!("expected an object name, found {}", a.describe()))),
+            }
+        }
+        problem.init.push(GroundAtom { predicate, args });
+        locations.push(s.location);
+        Ok(())
+    }
+
+    /// `(= (f a b) 7)`.
+    fn numeric_fact(&self, s: &Sexp, items: &[Sexp]) -> Res<NumericFact> {
+        let [_, fluent, value] = items else {
+            return Err(self.syntax(s.location, "expected `(= (function ...) NUMBER)`"));
+        };
+        let parts = self.list(fluent, "a function term `(f ...)`")?;
+        let head = parts
+            .first()
+            .ok_or_else(|| self.syntax(fluent.location, "expected a function name, found an empty list"))?;
+        let function = self.name(head, "a function name")?.to_string();
+        let mut args = Vec::new();
+        for a in &parts[1..] {
+            args.push(self.name(a, "an object name")?.to_string());
+        }
+        let value = match &value.token {
+            Token::Number(n) => n
+                .parse::<i64>()
+                .map_err(|_| self.unsupported(value.location, n, "non-integer numeric values"))?,
+            Token::Name(_) => return Err(self.unsupported(value.location, "=", "object fluents")),
+            _ => return Err(self.syntax(value.location, format!("expected a number, found {}", value.describe()))),
+        };
+        Ok(NumericFact {
+            function,
+            args,
+            value,
+            location: s.location,
+        })
+    }
+
+    /// Only `(:metric minimize (total-cost))` is understood.
+    fn metric(&self, s: &Sexp, items: &[Sexp]) -> Res<bool> {
+        match items {
+            [dir, expr]
+                if dir.as_name() == Some("minimize")
+                    && matches!(expr.as_list(), Some([f]) if f.as_name() == Some("total-cost")) =>
+            {
+                Ok(true)
+            }
+            _ => Err(self.unsupported(s.location, ":metric", "metrics other than `minimize (total-cost)`")),
+        }
+    }
+}
+
+/// Reads a domain file's text into the AST (no name checks yet); also
+/// returns where each entry of `Domain::types` is declared.
+pub(crate) fn domain(text: &str, file: &str) -> Res<(Domain, Vec<Location>)> {
+    let reader = Reader { file };
+    reader.domain(&read_sexp(text, file)?)
+}
+
+/// Reads a problem file's text; also returns where each init fact stands,
+/// in the order of `Problem::init` (the AST's ground atoms carry no place).
+pub(crate) fn problem(text: &str, file: &str) -> Res<(Problem, Vec<Location>)> {
+    let reader = Reader { file };
+    reader.problem(&read_sexp(text, file)?)
+}

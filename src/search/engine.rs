@@ -1,0 +1,452 @@
+//! The best-first engine behind [`super::search`].
+//!
+//! Every generated state is interned in the [`StateRegistry`]; its search
+//! node lives at the same index in `nodes`. Open lists hold ids only and
+//! entries go stale when a node is closed or re-pushed with a better key: a
+//! popped id whose node is not open is skipped.
+//!
+//! Soundness of "no plan" answers. A state is dropped only when
+//! - a heuristic returns `None` (a proven dead end, whatever the heuristic),
+//! - g > bound (true for any completion, since costs are non-negative),
+//! - g + h > bound with h from an admissible heuristic (the `prune` heuristic
+//!   if it is admissible, the guide if it is admissible).
+//!
+//! An inadmissible guide is never used against the bound, and a node reached
+//! again with a cheaper g is re-admitted (A* and weighted A* always reopen;
+//! greedy reopens when a bound is set, because a cheaper g may bring a pruned
+//! subtree back under the bound). Without a bound, greedy only updates g and
+//! the parent of a closed node: every reachable state is still expanded once.
+//! So exhausting the open list is always a proof, and this engine never
+//! answers [`Outcome::Incomplete`].
+
+use std::sync::atomic::AtomicBool;
+
+use super::limits::{self, Monitor};
+use super::open_list::OpenList;
+use super::successor::{self, SuccessorGenerator};
+use super::{Outcome, SearchConfig, Statistics, Strategy};
+use crate::heuristic::Heuristic;
+use crate::state::{StateId, StateRegistry};
+use crate::task::{OpId, Task};
+
+/// Marks a heuristic value not computed (yet).
+const UNKNOWN: u64 = u64::MAX;
+const NO_PARENT: StateId = StateId::MAX;
+/// Limits are checked after this many units of work (expansions plus evaluations).
+const CHECK_PERIOD: u64 = 256;
+/// Priority the preferred-operator queue gains on progress.
+const BOOST: i64 = 1000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Open,
+    Closed,
+    DeadEnd,
+    /// Pruned by the bound with its current g; may come back with a cheaper g.
+    OverBound,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    g: u64,
+    /// Guide value, or UNKNOWN.
+    h: u64,
+    /// Pruning heuristic value, or UNKNOWN (also when there is no pruning heuristic).
+    hp: u64,
+    parent: StateId,
+    op: OpId,
+    status: Status,
+}
+
+struct Engine<'a, 'g, 'p> {
+    task: &'a Task,
+    guide: &'a mut (dyn Heuristic + 'g),
+    prune: Option<&'a mut (dyn Heuristic + 'p)>,
+    strategy: Strategy,
+    bound: Option<u64>,
+    verbose: bool,
+    /// Whether the pruning heuristic's values may be held against the bound.
+    prune_bounds: bool,
+    /// Whether the guide's values may be held against the bound.
+    guide_bounds: bool,
+    reopen_closed: bool,
+    successors: SuccessorGenerator,
+    registry: StateRegistry,
+    nodes: Vec<Node>,
+    regular: OpenList,
+    /// Successors reached by a preferred operator (greedy with preferred operators).
+    preferred: Option<OpenList>,
+    /// Alternation priorities of [regular, preferred]; the lower one is popped.
+    priorities: [i64; 2],
+    is_preferred: Vec<bool>,
+    preferred_ops: Vec<OpId>,
+    applicable: Vec<OpId>,
+    parent_buf: Vec<u64>,
+    succ_buf: Vec<u64>,
+    stats: Statistics,
+    best_h: u64,
+    last_f: Option<u64>,
+    work: u64,
+    monitor: Monitor<'a>,
+}
+
+pub(super) fn run<'g, 'p>(
+    task: &Task,
+    guide: &mut (dyn Heuristic + 'g),
+    prune: Option<&mut (dyn Heuristic + 'p)>,
+    config: &SearchConfig,
+    interrupt: &AtomicBool,
+) -> (Outcome, Statistics) {
+    let words = crate::state::words_for(task.num_facts());
+    let prune_bounds = prune.as_ref().is_some_and(|p| p.is_admissible());
+    let guide_bounds = guide.is_admissible();
+    let greedy = config.strategy == Strategy::Greedy;
+    let engine = Engine {
+        task,
+        guide,
+        prune,
+        strategy: config.strategy,
+        bound: config.bound,
+        verbose: config.verbose,
+        prune_bounds,
+        guide_bounds,
+        reopen_closed: !greedy || config.bound.is_some(),
+        successors: SuccessorGenerator::new(task),
+        registry: StateRegistry::new(task.num_facts()),
+        nodes: Vec::new(),
+        // Greedy: FIFO within an h value; A*: LIFO within (f, h), i.e. newest first.
+        regular: OpenList::new(!greedy),
+        preferred: (greedy && config.preferred_operators).then(|| OpenList::new(false)),
+        priorities: [0, 0],
+        is_preferred: vec![false; task.num_operators()],
+        preferred_ops: Vec::new(),
+        applicable: Vec::new(),
+        parent_buf: vec![0; words],
+        succ_buf: vec![0; words],
+        stats: Statistics::default(),
+        best_h: UNKNOWN,
+        last_f: None,
+        work: 0,
+        monitor: Monitor::new(config.limits, interrupt),
+    };
+    engine.run()
+}
+
+impl Engine<'_, '_, '_> {
+    fn run(mut self) -> (Outcome, Statistics) {
+        if let Some(outcome) = self.monitor.check(0) {
+            return self.finish(outcome);
+        }
+        let init = self.task.initial_state();
+        let (id, _) = self.registry.insert(init.words());
+        self.nodes.push(Node {
+            g: 0,
+            h: UNKNOWN,
+            hp: UNKNOWN,
+            parent: NO_PARENT,
+            op: 0,
+            status: Status::Open,
+        });
+        let open = self.admit(id);
+        let h0 = self.nodes[id as usize].h;
+        self.stats.initial_h = (h0 != UNKNOWN).then_some(h0);
+        if self.verbose {
+            match self.stats.initial_h {
+                Some(h) => eprintln!("Initial heuristic value for {}: {h}", self.guide.name()),
+                None => eprintln!("Initial state is a dead end or beyond the bound"),
+            }
+        }
+        if open {
+            self.push(id, false);
+        }
+        let mut next_check = CHECK_PERIOD;
+        loop {
+            if self.work >= next_check {
+                next_check = self.work + CHECK_PERIOD;
+                let estimate = self.memory_estimate();
+                if let Some(outcome) = self.monitor.check(estimate) {
+                    return self.finish(outcome);
+                }
+            }
+            let Some((key, id)) = self.pop() else {
+                return self.finish(Outcome::Unsolvable);
+            };
+            let node = &mut self.nodes[id as usize];
+            if node.status != Status::Open {
+                continue;
+            }
+            node.status = Status::Closed;
+            if self.task.is_goal(self.registry.get(id)) {
+                let plan = self.extract_plan(id);
+                return self.finish(Outcome::Solved(plan));
+            }
+            if self.strategy != Strategy::Greedy && self.last_f.is_none_or(|f| key > f) {
+                self.last_f = Some(key);
+                if self.verbose {
+                    eprintln!("f = {key} [{}]", self.progress());
+                }
+            }
+            self.stats.expanded += 1;
+            self.work += 1;
+            self.expand(id);
+        }
+    }
+
+    /// Evaluates what the node still needs and decides whether it is open,
+    /// a dead end or over the bound (with its current g).
+    fn admit(&mut self, id: StateId) -> bool {
+        let i = id as usize;
+        let g = self.nodes[i].g;
+        let bound = self.bound;
+        let over = move |h: u64| bound.is_some_and(|b| g.saturating_add(h) > b);
+        if over(0) {
+            return self.reject(i, Status::OverBound);
+        }
+        let state = self.registry.get(id);
+        // A state counts as evaluated once, whichever heuristic looks at it first.
+        let mut fresh = false;
+        if let Some(prune) = self.prune.as_mut() {
+            if self.nodes[i].hp == UNKNOWN {
+                fresh = true;
+                self.stats.evaluated += 1;
+                self.work += 1;
+                match prune.evaluate(state) {
+                    Some(v) => self.nodes[i].hp = v.min(UNKNOWN - 1),
+                    None => return self.reject(i, Status::DeadEnd),
+                }
+            }
+            if self.prune_bounds && over(self.nodes[i].hp) {
+                return self.reject(i, Status::OverBound);
+            }
+        }
+        if self.nodes[i].h == UNKNOWN {
+            if !fresh {
+                self.stats.evaluated += 1;
+            }
+            self.work += 1;
+            match self.guide.evaluate(state) {
+                Some(v) => {
+                    let h = v.min(UNKNOWN - 1);
+                    self.nodes[i].h = h;
+                    self.note_progress(h, g);
+                }
+                None => return self.reject(i, Status::DeadEnd),
+            }
+        }
+        if self.guide_bounds && over(self.nodes[i].h) {
+            return self.reject(i, Status::OverBound);
+        }
+        self.nodes[i].status = Status::Open;
+        true
+    }
+
+    fn reject(&mut self, i: usize, status: Status) -> bool {
+        match status {
+            Status::DeadEnd => self.stats.dead_ends += 1,
+            _ => self.stats.pruned_by_bound += 1,
+        }
+        self.nodes[i].status = status;
+        false
+    }
+
+    /// Greedy progress: log a new best h and boost the preferred queue.
+    fn note_progress(&mut self, h: u64, g: u64) {
+        if h >= self.best_h {
+            return;
+        }
+        let first = self.best_h == UNKNOWN;
+        self.best_h = h;
+        if first || self.strategy != Strategy::Greedy {
+            return;
+        }
+        if self.preferred.is_some() {
+            self.priorities[1] -= BOOST;
+        }
+        if self.verbose {
+            eprintln!("New best heuristic value: h={h} [g={g}, {}]", self.progress());
+        }
+    }
+
+    fn progress(&self) -> String {
+        format!(
+            "expanded {}, evaluated {}, t={:.3}s",
+            self.stats.expanded,
+            self.stats.evaluated,
+            self.monitor.elapsed().as_secs_f64()
+        )
+    }
+
+    fn key(&self, node: &Node) -> (u64, u64) {
+        match self.strategy {
+            Strategy::Astar => (node.g.saturating_add(node.h), node.h),
+            Strategy::WeightedAstar(w) => {
+                let w = if w.is_finite() && w >= 0.0 { w } else { 1.0 };
+                let weighted = if w.fract() == 0.0 {
+                    (w as u64).saturating_mul(node.h)
+                } else {
+                    // Rounded down: keys stay integers for the bucket queue.
+                    (w * node.h as f64) as u64
+                };
+                (node.g.saturating_add(weighted), node.h)
+            }
+            Strategy::Greedy => (node.h, 0),
+        }
+    }
+
+    fn push(&mut self, id: StateId, preferred: bool) {
+        let (p, s) = self.key(&self.nodes[id as usize]);
+        self.regular.push(p, s, id);
+        if preferred && let Some(list) = self.preferred.as_mut() {
+            list.push(p, s, id);
+        }
+    }
+
+    /// Next entry: from the regular list, or alternating with the preferred
+    /// list (the one with the lower priority; each pop costs one point).
+    fn pop(&mut self) -> Option<(u64, StateId)> {
+        let Some(preferred) = self.preferred.as_mut() else {
+            return self.regular.pop().map(|(p, _, id)| (p, id));
+        };
+        let use_preferred =
+            !preferred.is_empty() && (self.regular.is_empty() || self.priorities[1] < self.priorities[0]);
+        let (list, slot) = if use_preferred {
+            (preferred, 1)
+        } else {
+            (&mut self.regular, 0)
+        };
+        let (p, _, id) = list.pop()?;
+        self.priorities[slot] += 1;
+        Some((p, id))
+    }
+
+    fn expand(&mut self, id: StateId) {
+        let g = self.nodes[id as usize].g;
+        self.parent_buf.copy_from_slice(self.registry.words(id));
+        if self.preferred.is_some() {
+            // Re-evaluate the parent: its preferred operators were overwritten
+            // by the evaluations of other states since.
+            let _ = self.guide.evaluate(self.registry.get(id));
+            self.work += 1;
+            self.preferred_ops.clear();
+            self.preferred_ops.extend_from_slice(self.guide.preferred_operators());
+            for &op in &self.preferred_ops {
+                if let Some(flag) = self.is_preferred.get_mut(op as usize) {
+                    *flag = true;
+                }
+            }
+        }
+        let mut applicable = std::mem::take(&mut self.applicable);
+        self.successors.applicable(self.task, &self.parent_buf, &mut applicable);
+        for &op_id in &applicable {
+            self.stats.generated += 1;
+            let op = &self.task.operators[op_id as usize];
+            let succ_g = g.saturating_add(op.cost as u64);
+            if self.bound.is_some_and(|b| succ_g > b) {
+                // Not even interned: no completion can be within the bound.
+                self.stats.pruned_by_bound += 1;
+                continue;
+            }
+            successor::apply(op, &self.parent_buf, &mut self.succ_buf);
+            let preferred = self.is_preferred[op_id as usize];
+            let (sid, new) = self.registry.insert(&self.succ_buf);
+            if new {
+                self.nodes.push(Node {
+                    g: succ_g,
+                    h: UNKNOWN,
+                    hp: UNKNOWN,
+                    parent: id,
+                    op: op_id,
+                    status: Status::Open,
+                });
+                if self.admit(sid) {
+                    self.push(sid, preferred);
+                }
+                continue;
+            }
+            let node = &mut self.nodes[sid as usize];
+            if succ_g >= node.g || node.status == Status::DeadEnd {
+                continue;
+            }
+            node.g = succ_g;
+            node.parent = id;
+            node.op = op_id;
+            match node.status {
+                Status::Open => {
+                    if self.strategy != Strategy::Greedy {
+                        // The key depends on g: push again, the old entry goes stale.
+                        self.push(sid, preferred);
+                    }
+                }
+                Status::Closed => {
+                    if self.reopen_closed {
+                        self.stats.reopened += 1;
+                        if self.admit(sid) {
+                            self.push(sid, preferred);
+                        }
+                    }
+                }
+                Status::OverBound => {
+                    if self.admit(sid) {
+                        self.push(sid, preferred);
+                    }
+                }
+                Status::DeadEnd => {}
+            }
+        }
+        self.applicable = applicable;
+        for &op in &self.preferred_ops {
+            if let Some(flag) = self.is_preferred.get_mut(op as usize) {
+                *flag = false;
+            }
+        }
+        self.preferred_ops.clear();
+    }
+
+    fn extract_plan(&self, goal: StateId) -> Vec<OpId> {
+        let mut plan = Vec::new();
+        let mut id = goal;
+        while self.nodes[id as usize].parent != NO_PARENT {
+            let node = &self.nodes[id as usize];
+            plan.push(node.op);
+            id = node.parent;
+        }
+        plan.reverse();
+        plan
+    }
+
+    fn memory_estimate(&self) -> u64 {
+        (self.registry.memory_bytes()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.regular.memory_bytes()
+            + self.preferred.as_ref().map_or(0, |l| l.memory_bytes())
+            + self.successors.memory_bytes()) as u64
+    }
+
+    fn finish(mut self, outcome: Outcome) -> (Outcome, Statistics) {
+        self.stats.search_time = self.monitor.elapsed();
+        let rss = limits::resident_set_bytes().unwrap_or(0);
+        self.stats.peak_memory_bytes = self.monitor.peak_bytes().max(self.memory_estimate()).max(rss);
+        if self.verbose {
+            let s = &self.stats;
+            match &outcome {
+                Outcome::Solved(plan) => eprintln!(
+                    "Solution found: length {}, cost {}",
+                    plan.len(),
+                    self.task.plan_cost(plan)
+                ),
+                Outcome::Unsolvable => eprintln!("Search space exhausted: no solution (within the bound)"),
+                other => eprintln!("Search stopped: {other:?}"),
+            }
+            eprintln!("Expanded {} state(s).", s.expanded);
+            eprintln!("Evaluated {} state(s).", s.evaluated);
+            eprintln!("Generated {} state(s).", s.generated);
+            eprintln!("Reopened {} state(s).", s.reopened);
+            eprintln!("Dead ends: {} state(s).", s.dead_ends);
+            eprintln!("Pruned by bound: {} state(s).", s.pruned_by_bound);
+            eprintln!("Registered {} state(s).", self.registry.len());
+            eprintln!("Search time: {:.3}s", s.search_time.as_secs_f64());
+            eprintln!("Peak memory: {} KB", s.peak_memory_bytes / 1024);
+        }
+        (outcome, self.stats)
+    }
+}
