@@ -1,1 +1,273 @@
-fn main() {}
+//! The `corvus` command line: parses arguments and calls the library.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use corvus::heuristic::HeuristicKind;
+use corvus::planner::{self, Bound, Options, Report, SearchKind, exit};
+use corvus::search::Limits;
+
+#[derive(Parser)]
+#[command(
+    name = "corvus",
+    version,
+    about = "A domain-independent classical planner: PDDL in, a validated plan out",
+    after_help = "Exit codes: 0 plan found, 1 plan invalid (validate), 11 proven unsolvable (within the bound), \
+12 search incomplete, 22 out of memory, 23 out of time, 24 interrupted, 30 internal error, \
+31 input error, 34 unsupported PDDL feature."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a PDDL task and write a validated plan file.
+    #[command(after_help = "Examples:\n  \
+corvus solve domains/blocks.pddl problems/blocks-4.pddl\n  \
+corvus solve d.pddl p.pddl --search astar --heuristic lmcut --plan-file plan.txt\n  \
+corvus solve d.pddl p.pddl --max-steps 40 --time-limit 5m --memory-limit 8G")]
+    Solve(SolveArgs),
+    /// Check a plan file (also one written by another planner) against a task.
+    #[command(after_help = "Example:\n  corvus validate domain.pddl problem.pddl sas_plan")]
+    Validate {
+        domain: PathBuf,
+        problem: PathBuf,
+        plan: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SearchArg {
+    /// A*: optimal with an admissible heuristic.
+    Astar,
+    /// Greedy best-first search on h (with preferred operators of h_FF).
+    Gbfs,
+    /// Weighted A*, f = g + W·h (see --weight).
+    Wastar,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum HeuristicArg {
+    Blind,
+    Goalcount,
+    Hmax,
+    Hadd,
+    Hff,
+    Lmcut,
+    Pdb,
+}
+
+impl HeuristicArg {
+    fn kind(self) -> HeuristicKind {
+        match self {
+            HeuristicArg::Blind => HeuristicKind::Blind,
+            HeuristicArg::Goalcount => HeuristicKind::GoalCount,
+            HeuristicArg::Hmax => HeuristicKind::HMax,
+            HeuristicArg::Hadd => HeuristicKind::HAdd,
+            HeuristicArg::Hff => HeuristicKind::HFF,
+            HeuristicArg::Lmcut => HeuristicKind::LmCut,
+            HeuristicArg::Pdb => HeuristicKind::Pdb,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    domain: PathBuf,
+    problem: PathBuf,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value = "gbfs")]
+    search: SearchArg,
+    /// Heuristic [default: hff for gbfs and wastar, lmcut for astar].
+    #[arg(long, value_enum)]
+    heuristic: Option<HeuristicArg>,
+    /// Weight W of weighted A*.
+    #[arg(long, default_value_t = 2.0)]
+    weight: f64,
+    /// Do not use preferred operators (helpful actions of h_FF).
+    #[arg(long)]
+    no_preferred: bool,
+    /// Only plans of total cost at most N.
+    #[arg(long, value_name = "N", conflicts_with = "max_steps")]
+    max_cost: Option<u64>,
+    /// Only plans of at most N actions, whatever their costs.
+    #[arg(long, value_name = "N")]
+    max_steps: Option<u64>,
+    /// Treat every action as cost 1.
+    #[arg(long)]
+    unit_cost: bool,
+    /// Time limit: seconds, or with a unit: 30s, 5m, 1h.
+    #[arg(long, value_name = "T", value_parser = parse_duration)]
+    time_limit: Option<Duration>,
+    /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
+    #[arg(long, value_name = "M", value_parser = parse_memory)]
+    memory_limit: Option<u64>,
+    /// Where to write the plan.
+    #[arg(long, value_name = "FILE", default_value = "sas_plan")]
+    plan_file: PathBuf,
+    /// Print only errors.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (expected e.g. 30, 30s, 5m, 1h)"))?;
+    let seconds = match unit {
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(format!("unknown time unit `{unit}` (expected s, m or h)")),
+    };
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(format!("`{s}` is not a non-negative duration"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn parse_memory(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], s[i..].to_ascii_uppercase()),
+        None => (s, "M".to_string()),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a memory size (expected e.g. 512M, 8G)"))?;
+    let factor = match unit.trim_end_matches(['B', 'I']) {
+        "K" => 1u64 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        "" => 1,
+        _ => return Err(format!("unknown memory unit `{unit}` (expected K, M or G)")),
+    };
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!("`{s}` is not a non-negative memory size"));
+    }
+    Ok((value * factor as f64) as u64)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Ctrl-C stops the search, which then reports what it has.
+    let _ = ctrlc::set_handler(|| corvus::search::interrupt_flag().store(true, Ordering::SeqCst));
+    let code = match cli.command {
+        Command::Solve(args) => solve(&args),
+        Command::Validate { domain, problem, plan } => validate(&domain, &problem, &plan),
+    };
+    ExitCode::from(code as u8)
+}
+
+fn solve(args: &SolveArgs) -> i32 {
+    let search = match args.search {
+        SearchArg::Astar => SearchKind::Astar,
+        SearchArg::Gbfs => SearchKind::Greedy,
+        SearchArg::Wastar => SearchKind::WeightedAstar(args.weight),
+    };
+    let heuristic = args.heuristic.map(HeuristicArg::kind).unwrap_or(match search {
+        SearchKind::Astar => HeuristicKind::LmCut,
+        _ => HeuristicKind::HFF,
+    });
+    let bound = match (args.max_cost, args.max_steps) {
+        (Some(n), _) => Some(Bound::Cost(n)),
+        (None, Some(n)) => Some(Bound::Steps(n)),
+        (None, None) => None,
+    };
+    let options = Options {
+        search,
+        heuristic,
+        bound,
+        unit_cost: args.unit_cost,
+        preferred_operators: !args.no_preferred && heuristic == HeuristicKind::HFF,
+        limits: Limits {
+            time: args.time_limit,
+            memory_bytes: args.memory_limit,
+        },
+        verbose: !args.quiet,
+    };
+    let report = match planner::solve_files(&args.domain, &args.problem, &options) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return e.exit_code();
+        }
+    };
+    if !args.quiet {
+        print_statistics(&report);
+    }
+    if let Some(found) = &report.plan {
+        if let Err(e) = std::fs::write(&args.plan_file, found.to_ipc()) {
+            eprintln!("error: cannot write plan file {}: {e}", args.plan_file.display());
+            return exit::INPUT_ERROR;
+        }
+        if !args.quiet {
+            eprintln!(
+                "plan written to {} (length {}, cost {})",
+                args.plan_file.display(),
+                found.length,
+                found.cost
+            );
+        }
+    } else {
+        eprintln!("{}", report.status.describe());
+    }
+    report.status.exit_code()
+}
+
+fn print_statistics(report: &Report) {
+    eprintln!(
+        "configuration: {} | status: {} | total time {:.3}s",
+        report.config,
+        report.status.describe(),
+        report.total_time.as_secs_f64()
+    );
+}
+
+fn validate(domain: &Path, problem: &Path, plan_path: &Path) -> i32 {
+    let (d, p) = match corvus::pddl::load(domain, problem) {
+        Ok(dp) => dp,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return planner::PlannerError::Input(e).exit_code();
+        }
+    };
+    let text = match std::fs::read_to_string(plan_path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {}: cannot read file: {e}", plan_path.display());
+            return exit::INPUT_ERROR;
+        }
+    };
+    let plan = match corvus::plan::parse_plan(&text, &plan_path.display().to_string()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::INPUT_ERROR;
+        }
+    };
+    match corvus::plan::validate(&d, &p, &plan) {
+        Ok(v) => {
+            println!("plan valid: {} steps, cost {}", v.length, v.cost);
+            exit::PLAN_FOUND
+        }
+        Err(e) => {
+            println!("plan invalid: {e}");
+            exit::PLAN_INVALID
+        }
+    }
+}

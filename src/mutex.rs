@@ -546,16 +546,15 @@ pub(crate) mod tests {
             v.extend(pegs.iter().cloned());
             v
         };
-        for i in 0..n {
+        for (i, d) in discs.iter().enumerate() {
             for s in supports(i) {
-                b.id("on", &[&discs[i], &s]);
+                b.id("on", &[d, &s]);
             }
         }
         for x in discs.iter().chain(pegs) {
             b.id("clear", &[x]);
         }
-        for i in 0..n {
-            let d = &discs[i];
+        for (i, d) in discs.iter().enumerate() {
             for from in supports(i) {
                 for to in supports(i) {
                     if from == to {

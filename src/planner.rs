@@ -1,1 +1,447 @@
-//! The pipeline a user runs: ground, search, validate.
+//! The pipeline behind `corvus solve`: load → ground → search → validate.
+//!
+//! Everything a run decides (which heuristic guides, which one prunes
+//! against a bound, which task the search sees) is decided here, so that the
+//! command line only parses arguments and the ASP bridge can call the same
+//! code with a step bound.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::ground::{self, GroundError, GroundStats};
+use crate::heuristic::HeuristicKind;
+use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
+use crate::plan::{self, Plan, PlanStep};
+use crate::search::{self, Limits, Outcome, SearchConfig, Statistics, Strategy};
+use crate::task::{OpId, Task};
+
+/// Exit codes, Fast Downward's table (documented in the README).
+pub mod exit {
+    pub const PLAN_FOUND: i32 = 0;
+    /// `corvus validate`: the plan is not valid.
+    pub const PLAN_INVALID: i32 = 1;
+    /// Proven: no plan exists (within the bound, when one is given).
+    pub const UNSOLVABLE: i32 = 11;
+    /// The search ended without a plan and without a proof.
+    pub const INCOMPLETE: i32 = 12;
+    pub const OUT_OF_MEMORY: i32 = 22;
+    pub const OUT_OF_TIME: i32 = 23;
+    /// Also Ctrl-C, as for Fast Downward's signal exits.
+    pub const INTERRUPTED: i32 = 24;
+    pub const INTERNAL_ERROR: i32 = 30;
+    /// Unreadable file, syntax error, undeclared name, type error.
+    pub const INPUT_ERROR: i32 = 31;
+    pub const UNSUPPORTED: i32 = 34;
+}
+
+/// Which best-first search to run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SearchKind {
+    Astar,
+    Greedy,
+    WeightedAstar(f64),
+}
+
+impl SearchKind {
+    fn strategy(self) -> Strategy {
+        match self {
+            SearchKind::Astar => Strategy::Astar,
+            SearchKind::Greedy => Strategy::Greedy,
+            SearchKind::WeightedAstar(w) => Strategy::WeightedAstar(w),
+        }
+    }
+}
+
+/// A bound on the plans sought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Total cost at most N (in the task's own costs).
+    Cost(u64),
+    /// At most N actions, whatever their costs.
+    Steps(u64),
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub search: SearchKind,
+    pub heuristic: HeuristicKind,
+    pub bound: Option<Bound>,
+    /// Treat every action as cost 1.
+    pub unit_cost: bool,
+    /// Use the heuristic's preferred operators (only h_FF has them).
+    pub preferred_operators: bool,
+    pub limits: Limits,
+    /// Log to stderr.
+    pub verbose: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            search: SearchKind::Greedy,
+            heuristic: HeuristicKind::HFF,
+            bound: None,
+            unit_cost: false,
+            preferred_operators: true,
+            limits: Limits::default(),
+            verbose: false,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Solved,
+    Unsolvable,
+    Incomplete,
+    OutOfTime,
+    OutOfMemory,
+    Interrupted,
+}
+
+impl Status {
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Status::Solved => exit::PLAN_FOUND,
+            Status::Unsolvable => exit::UNSOLVABLE,
+            Status::Incomplete => exit::INCOMPLETE,
+            Status::OutOfTime => exit::OUT_OF_TIME,
+            Status::OutOfMemory => exit::OUT_OF_MEMORY,
+            Status::Interrupted => exit::INTERRUPTED,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Status::Solved => "solution found",
+            Status::Unsolvable => "proven unsolvable",
+            Status::Incomplete => "search incomplete: no plan and no proof",
+            Status::OutOfTime => "time limit reached",
+            Status::OutOfMemory => "memory limit reached",
+            Status::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// A validated plan with its length and cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundPlan {
+    pub plan: Plan,
+    pub length: usize,
+    /// Cost as the task counts it (unit cost in unit-cost mode).
+    pub cost: u64,
+    /// True when `cost` is the number of steps.
+    pub unit_cost: bool,
+}
+
+impl FoundPlan {
+    /// The plan in the IPC plan-file format.
+    pub fn to_ipc(&self) -> String {
+        plan::format_plan(&self.plan, self.cost, self.unit_cost)
+    }
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub status: Status,
+    pub plan: Option<FoundPlan>,
+    pub ground: GroundStats,
+    pub search: Statistics,
+    /// The configuration that decided the run, for the log (`astar(lmcut)`).
+    pub config: String,
+    pub total_time: Duration,
+}
+
+/// Errors that end a run before a search result: bad input, unsupported
+/// features, or a bug caught by plan validation.
+#[derive(Debug, thiserror::Error)]
+pub enum PlannerError {
+    #[error("{0}")]
+    Input(#[from] PddlError),
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The search returned a plan that the validator rejects: a bug.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl PlannerError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            PlannerError::Input(e) if e.kind == ErrorKind::Unsupported => exit::UNSUPPORTED,
+            PlannerError::Input(_) => exit::INPUT_ERROR,
+            PlannerError::Unsupported(_) => exit::UNSUPPORTED,
+            PlannerError::Internal(_) => exit::INTERNAL_ERROR,
+        }
+    }
+}
+
+/// Loads and solves a domain and problem file.
+pub fn solve_files(domain: &Path, problem: &Path, options: &Options) -> Result<Report, PlannerError> {
+    let (d, p) = pddl::load(domain, problem)?;
+    solve(&d, &p, options)
+}
+
+/// Grounds and solves a checked domain and problem with one configuration.
+pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
+    let config = Config {
+        search: options.search,
+        heuristic: options.heuristic,
+        preferred_operators: options.preferred_operators,
+    };
+    run(domain, problem, options, &[(config, 1.0)])
+}
+
+/// One search configuration of a portfolio.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    pub search: SearchKind,
+    pub heuristic: HeuristicKind,
+    pub preferred_operators: bool,
+}
+
+impl Config {
+    pub fn name(&self) -> String {
+        let s = match self.search {
+            SearchKind::Astar => "astar".to_string(),
+            SearchKind::Greedy => "gbfs".to_string(),
+            SearchKind::WeightedAstar(w) => format!("wastar[w={w}]"),
+        };
+        format!("{s}({})", heuristic_name(self.heuristic))
+    }
+}
+
+pub fn heuristic_name(h: HeuristicKind) -> &'static str {
+    match h {
+        HeuristicKind::Blind => "blind",
+        HeuristicKind::GoalCount => "goalcount",
+        HeuristicKind::HMax => "hmax",
+        HeuristicKind::HAdd => "hadd",
+        HeuristicKind::HFF => "hff",
+        HeuristicKind::LmCut => "lmcut",
+        HeuristicKind::Pdb => "pdb",
+    }
+}
+
+/// The portfolio for decision problems with a bound ("is there a plan of at
+/// most N steps?"), e.g. the ASP competition instances. A greedy search
+/// guided by h_FF and pruned by an admissible heuristic finds plans fast
+/// when the bound leaves slack; A* with the admissible heuristic follows,
+/// which finds a plan when the bound is tight and otherwise proves that none
+/// exists. Each entry gets its share of the time that is left.
+pub fn bounded_portfolio() -> Vec<(Config, f64)> {
+    vec![
+        (
+            Config {
+                search: SearchKind::Greedy,
+                heuristic: HeuristicKind::HFF,
+                preferred_operators: true,
+            },
+            0.15,
+        ),
+        (
+            Config {
+                search: SearchKind::Astar,
+                heuristic: HeuristicKind::LmCut,
+                preferred_operators: false,
+            },
+            1.0,
+        ),
+    ]
+}
+
+/// Solves with a bound using [`bounded_portfolio`]; `options.search` and
+/// `options.heuristic` are ignored.
+pub fn solve_bounded(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
+    run(domain, problem, options, &bounded_portfolio())
+}
+
+fn log(options: &Options, message: impl AsRef<str>) {
+    if options.verbose {
+        eprintln!("{}", message.as_ref());
+    }
+}
+
+/// Runs the configurations in turn until one decides the task. Each gets
+/// `share` of the time left (the last one should have share 1.0).
+fn run(
+    domain: &Domain,
+    problem: &Problem,
+    options: &Options,
+    portfolio: &[(Config, f64)],
+) -> Result<Report, PlannerError> {
+    let start = Instant::now();
+    let (task, ground_stats) = match ground::ground(domain, problem) {
+        Ok(r) => r,
+        Err(GroundError::GoalUnreachable(goal)) => {
+            log(
+                options,
+                format!("goal {goal} is unreachable even in the delete relaxation"),
+            );
+            return Ok(Report {
+                status: Status::Unsolvable,
+                plan: None,
+                ground: GroundStats::default(),
+                search: Statistics::default(),
+                config: "grounding".to_string(),
+                total_time: start.elapsed(),
+            });
+        }
+        Err(GroundError::Unsupported(m)) => return Err(PlannerError::Unsupported(m)),
+    };
+    log(
+        options,
+        format!(
+            "grounded: {} facts, {} operators, {} static facts folded away, {:.3}s",
+            ground_stats.facts, ground_stats.operators, ground_stats.static_facts, ground_stats.seconds
+        ),
+    );
+
+    // A step bound is a cost bound on the unit-cost task.
+    let unit_cost = options.unit_cost || matches!(options.bound, Some(Bound::Steps(_))) || !task.has_action_costs;
+    let task = if unit_cost && task.has_action_costs {
+        task.to_unit_cost()
+    } else {
+        task
+    };
+    let bound = options.bound.map(|b| match b {
+        Bound::Cost(n) | Bound::Steps(n) => n,
+    });
+    if let Some(b) = bound {
+        log(
+            options,
+            format!(
+                "bound: plans of {} at most {b}",
+                if unit_cost { "length" } else { "cost" }
+            ),
+        );
+    }
+
+    let mut last: Option<(Status, Statistics, String)> = None;
+    for (i, &(config, share)) in portfolio.iter().enumerate() {
+        let mut limits = options.limits;
+        if let Some(t) = options.limits.time {
+            let left = t.saturating_sub(start.elapsed());
+            let is_last = i + 1 == portfolio.len();
+            limits.time = Some(if is_last {
+                left
+            } else {
+                left.mul_f64(share.clamp(0.0, 1.0))
+            });
+        }
+        let name = config.name();
+        log(options, format!("search: {name}"));
+        let (outcome, stats) = run_config(&task, config, bound, limits, options.verbose);
+        let status = match outcome {
+            Outcome::Solved(ops) => {
+                let found = validated(domain, problem, &task, &ops, unit_cost)?;
+                log(
+                    options,
+                    format!(
+                        "{name}: plan of length {} and cost {} found and validated",
+                        found.length, found.cost
+                    ),
+                );
+                return Ok(Report {
+                    status: Status::Solved,
+                    plan: Some(found),
+                    ground: ground_stats,
+                    search: stats,
+                    config: name,
+                    total_time: start.elapsed(),
+                });
+            }
+            Outcome::Unsolvable => {
+                return Ok(Report {
+                    status: Status::Unsolvable,
+                    plan: None,
+                    ground: ground_stats,
+                    search: stats,
+                    config: name,
+                    total_time: start.elapsed(),
+                });
+            }
+            Outcome::Incomplete => Status::Incomplete,
+            Outcome::OutOfTime => Status::OutOfTime,
+            Outcome::OutOfMemory => Status::OutOfMemory,
+            Outcome::Interrupted => Status::Interrupted,
+        };
+        log(options, format!("{name}: {}", status.describe()));
+        let stop = matches!(status, Status::Interrupted | Status::OutOfMemory);
+        last = Some((status, stats, name));
+        if stop {
+            break;
+        }
+    }
+    let (status, stats, name) = last.unwrap_or((Status::Incomplete, Statistics::default(), String::new()));
+    // A portfolio entry that ran out of its own share of time is not the
+    // overall time limit; only the final status counts.
+    Ok(Report {
+        status,
+        plan: None,
+        ground: ground_stats,
+        search: stats,
+        config: name,
+        total_time: start.elapsed(),
+    })
+}
+
+fn run_config(task: &Task, config: Config, bound: Option<u64>, limits: Limits, verbose: bool) -> (Outcome, Statistics) {
+    let mut guide = config.heuristic.build(task);
+    // Against a bound, an inadmissible guide needs an admissible partner to
+    // prune with; h_max is the cheap one.
+    let mut prune = if bound.is_some() && !guide.is_admissible() {
+        Some(HeuristicKind::HMax.build(task))
+    } else {
+        None
+    };
+    let search_config = SearchConfig {
+        strategy: config.search.strategy(),
+        bound,
+        preferred_operators: config.preferred_operators,
+        limits,
+        verbose,
+    };
+    match prune.as_mut() {
+        Some(p) => search::search(task, guide.as_mut(), Some(p.as_mut()), &search_config),
+        None => search::search(task, guide.as_mut(), None, &search_config),
+    }
+}
+
+/// Turns operator ids into a lifted plan and replays it on the PDDL problem.
+fn validated(
+    domain: &Domain,
+    problem: &Problem,
+    task: &Task,
+    ops: &[OpId],
+    unit_cost: bool,
+) -> Result<FoundPlan, PlannerError> {
+    let plan = Plan {
+        steps: ops
+            .iter()
+            .map(|&o| {
+                let op = &task.operators[o as usize];
+                PlanStep {
+                    action: op.action.clone(),
+                    args: op.args.clone(),
+                    location: Default::default(),
+                }
+            })
+            .collect(),
+    };
+    let validation = plan::validate(domain, problem, &plan)
+        .map_err(|e| PlannerError::Internal(format!("the search returned an invalid plan: {e}")))?;
+    let cost = if unit_cost {
+        validation.length as u64
+    } else {
+        validation.cost
+    };
+    Ok(FoundPlan {
+        plan,
+        length: validation.length,
+        cost,
+        unit_cost,
+    })
+}
