@@ -1,0 +1,194 @@
+//! The `corvus` binary: exit codes, messages and plan files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn data(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn corvus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_corvus"))
+        .args(args)
+        .output()
+        .expect("the corvus binary runs")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited normally, not by a signal")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn temp_plan(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("corvus-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+const SWITCH: &str = "tests/data/switch-domain.pddl";
+const BLOCKS: &str = "problems/ipc/blocks/domain.pddl";
+
+#[test]
+fn solve_writes_a_plan_that_validate_accepts() {
+    let plan = temp_plan("blocks.plan");
+    let plan_s = plan.display().to_string();
+    let problem = data("problems/ipc/blocks/probBLOCKS-4-1.pddl");
+    let out = corvus(&["solve", &data(BLOCKS), &problem, "--plan-file", &plan_s]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = std::fs::read_to_string(&plan).expect("plan file written");
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("; cost = ") && l.ends_with("(unit cost)"))
+    );
+    assert!(text.lines().next().is_some_and(|l| l.starts_with('(')));
+    let out = corvus(&["validate", &data(BLOCKS), &problem, &plan_s]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    // The log shows the grounding sizes, the initial h and the statistics.
+    let out = corvus(&[
+        "solve",
+        &data(BLOCKS),
+        &problem,
+        "--plan-file",
+        &plan_s,
+        "--search",
+        "astar",
+    ]);
+    let log = stderr(&out);
+    for needle in [
+        "grounded:",
+        "Initial heuristic value",
+        "Expanded",
+        "Search time",
+        "Peak memory",
+    ] {
+        assert!(log.contains(needle), "log lacks {needle}: {log}");
+    }
+}
+
+#[test]
+fn validate_names_the_failing_step_and_precondition() {
+    let out = corvus(&[
+        "validate",
+        &data(SWITCH),
+        &data("tests/data/switch-two.pddl"),
+        &data("tests/data/switch-bad-plan.txt"),
+    ]);
+    assert_eq!(code(&out), 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("step 2") && text.contains("(fuse-ok)"), "{text}");
+}
+
+#[test]
+fn unsolvable_tasks_exit_11_by_grounding_and_by_search() {
+    for problem in ["tests/data/switch-unwired.pddl", "tests/data/switch-two.pddl"] {
+        let plan = temp_plan("none.plan");
+        let out = corvus(&[
+            "solve",
+            &data(SWITCH),
+            &data(problem),
+            "--plan-file",
+            &plan.display().to_string(),
+        ]);
+        assert_eq!(code(&out), 11, "{problem}: {}", stderr(&out));
+        assert!(stderr(&out).contains("unsolvable"));
+        assert!(!plan.exists(), "no plan file for an unsolvable task");
+    }
+}
+
+#[test]
+fn a_step_bound_below_the_optimum_is_proven_unsolvable() {
+    let problem = data("problems/ipc/blocks/probBLOCKS-4-0.pddl");
+    let plan = temp_plan("bound.plan").display().to_string();
+    let out = corvus(&[
+        "solve",
+        &data(BLOCKS),
+        &problem,
+        "--max-steps",
+        "5",
+        "--plan-file",
+        &plan,
+    ]);
+    assert_eq!(code(&out), 11, "{}", stderr(&out));
+    let out = corvus(&[
+        "solve",
+        &data(BLOCKS),
+        &problem,
+        "--max-steps",
+        "6",
+        "--plan-file",
+        &plan,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = std::fs::read_to_string(&plan).expect("plan");
+    assert_eq!(text.lines().filter(|l| l.starts_with('(')).count(), 6);
+}
+
+#[test]
+fn input_errors_exit_31_with_file_line_and_column() {
+    let problem = data("tests/data/switch-syntax-error.pddl");
+    let out = corvus(&["solve", &data(SWITCH), &problem]);
+    assert_eq!(code(&out), 31);
+    assert!(
+        stderr(&out).contains("switch-syntax-error.pddl:5:1: expected"),
+        "{}",
+        stderr(&out)
+    );
+    let out = corvus(&["solve", &data(SWITCH), &data("tests/data/no-such-file.pddl")]);
+    assert_eq!(code(&out), 31);
+    assert!(stderr(&out).contains("no-such-file.pddl"), "{}", stderr(&out));
+}
+
+#[test]
+fn unsupported_features_exit_34_and_are_named() {
+    let out = corvus(&[
+        "solve",
+        &data("tests/data/forall-domain.pddl"),
+        &data("tests/data/switch-one.pddl"),
+    ]);
+    assert_eq!(code(&out), 34);
+    assert!(stderr(&out).contains("forall-domain.pddl:7:20") && stderr(&out).contains("`forall`"));
+}
+
+#[test]
+fn time_and_memory_limits_end_a_heavy_search_cleanly() {
+    let problem = data("tests/data/blocks-12-0.pddl");
+    let plan = temp_plan("limits.plan").display().to_string();
+    let base = [
+        "solve",
+        BLOCKS,
+        &problem,
+        "--search",
+        "astar",
+        "--heuristic",
+        "blind",
+        "--plan-file",
+        &plan,
+    ];
+    let domain = data(BLOCKS);
+    let mut args: Vec<&str> = base.to_vec();
+    args[1] = &domain;
+    let mut timed = args.clone();
+    timed.extend(["--time-limit", "1s"]);
+    let out = corvus(&timed);
+    assert_eq!(code(&out), 23, "{}", stderr(&out));
+    assert!(stderr(&out).contains("time limit") && !stderr(&out).contains("panicked"));
+    let mut limited = args.clone();
+    limited.extend(["--memory-limit", "60M"]);
+    let out = corvus(&limited);
+    assert_eq!(code(&out), 22, "{}", stderr(&out));
+    assert!(stderr(&out).contains("memory limit") && !stderr(&out).contains("panicked"));
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let out = corvus(&["solve", "a.pddl", "b.pddl", "--time-limit", "soon"]);
+    assert_eq!(code(&out), 2, "clap's usage error code");
+    assert!(stderr(&out).contains("not a duration"));
+}

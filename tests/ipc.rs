@@ -1,0 +1,194 @@
+//! The IPC corpus: every shared file parses, the first problems of every
+//! domain are solved with validated plans, and A* with h_max is optimal.
+//!
+//! The shared corpus (`../shared/ipc`, or `CORVUS_SHARED`/ipc) is used when
+//! present; the vendored subset under `problems/ipc` always is.
+
+use std::path::{Path, PathBuf};
+
+use corvus::heuristic::HeuristicKind;
+use corvus::planner::{self, Options, SearchKind, Status};
+use corvus::search::Limits;
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn shared_ipc() -> Option<PathBuf> {
+    let base = std::env::var_os("CORVUS_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate_dir().join("../shared"));
+    let ipc = base.join("ipc");
+    if ipc.is_dir() {
+        Some(ipc)
+    } else {
+        eprintln!(
+            "note: {} not present; only the vendored problems are used",
+            ipc.display()
+        );
+        None
+    }
+}
+
+/// Sort key that puts `prob-4` before `prob-10`.
+fn natural_key(name: &str) -> Vec<(u64, String)> {
+    let mut key = Vec::new();
+    let mut digits = String::new();
+    let mut text = String::new();
+    for c in name.chars() {
+        if c.is_ascii_digit() {
+            if !text.is_empty() {
+                key.push((0, std::mem::take(&mut text)));
+            }
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                key.push((digits.parse().unwrap_or(u64::MAX), String::new()));
+                digits.clear();
+            }
+            text.push(c.to_ascii_lowercase());
+        }
+    }
+    if !digits.is_empty() {
+        key.push((digits.parse().unwrap_or(u64::MAX), String::new()));
+    }
+    if !text.is_empty() {
+        key.push((0, text));
+    }
+    key
+}
+
+/// (domain file, problem files in natural order) of every domain folder.
+fn domains(root: &Path) -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("corpus folder is readable")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("domain.pddl").is_file())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|dir| {
+            let mut problems: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .expect("domain folder is readable")
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.extension().is_some_and(|x| x == "pddl") && p.file_name().is_some_and(|n| n != "domain.pddl")
+                })
+                .collect();
+            problems.sort_by_key(|p| natural_key(&p.file_name().unwrap_or_default().to_string_lossy()));
+            (dir.join("domain.pddl"), problems)
+        })
+        .collect()
+}
+
+fn corpora() -> Vec<PathBuf> {
+    let mut roots = vec![crate_dir().join("problems/ipc")];
+    roots.extend(shared_ipc());
+    roots
+}
+
+#[test]
+fn every_corpus_file_parses_and_checks() {
+    let mut parsed = 0;
+    for root in corpora() {
+        for (domain, problems) in domains(&root) {
+            for problem in &problems {
+                if let Err(e) = corvus::pddl::load(&domain, problem) {
+                    panic!("{e}");
+                }
+                parsed += 1;
+            }
+        }
+    }
+    // 10 domains vendored with 2 problems each, at least.
+    assert!(parsed >= 20, "only {parsed} problems parsed");
+}
+
+fn gbfs_hff() -> Options {
+    Options {
+        search: SearchKind::Greedy,
+        heuristic: HeuristicKind::HFF,
+        preferred_operators: true,
+        limits: Limits {
+            time: Some(std::time::Duration::from_secs(60)),
+            memory_bytes: None,
+        },
+        ..Options::default()
+    }
+}
+
+#[test]
+fn first_problems_of_every_domain_are_solved_with_valid_plans() {
+    let mut solved = Vec::new();
+    for root in corpora() {
+        for (domain, problems) in domains(&root) {
+            for problem in problems.iter().take(3) {
+                let report = planner::solve_files(&domain, problem, &gbfs_hff())
+                    .unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+                assert_eq!(report.status, Status::Solved, "{}", problem.display());
+                let found = report.plan.expect("a solved report has a plan");
+                // solve_files validated the plan already; replay it once more
+                // from its written form, as `corvus validate` would.
+                let (d, p) = corvus::pddl::load(&domain, problem).expect("loads");
+                let reread = corvus::plan::parse_plan(&found.to_ipc(), "written plan").expect("plan file parses");
+                let v = corvus::plan::validate(&d, &p, &reread).expect("written plan is valid");
+                assert_eq!(v.length, found.length);
+                solved.push(problem.display().to_string());
+            }
+        }
+    }
+    assert!(solved.len() >= 20, "solved only {solved:?}");
+}
+
+fn optimal_length(domain: &Path, problem: &Path, heuristic: HeuristicKind) -> usize {
+    let options = Options {
+        search: SearchKind::Astar,
+        heuristic,
+        preferred_operators: false,
+        unit_cost: true,
+        ..Options::default()
+    };
+    let report = planner::solve_files(domain, problem, &options).expect("solves");
+    assert_eq!(report.status, Status::Solved, "{}", problem.display());
+    report.plan.expect("plan").length
+}
+
+#[test]
+fn astar_with_hmax_and_lmcut_finds_the_optimal_length_found_by_blind_search() {
+    let root = crate_dir().join("problems/ipc");
+    let cases = [
+        ("blocks", "probBLOCKS-4-0.pddl", 6),
+        ("blocks", "probBLOCKS-4-1.pddl", 10),
+        ("gripper", "prob01.pddl", 11),
+        ("logistics00", "probLOGISTICS-4-0.pddl", 20),
+    ];
+    for (dir, file, known) in cases {
+        let domain = root.join(dir).join("domain.pddl");
+        let problem = root.join(dir).join(file);
+        let blind = optimal_length(&domain, &problem, HeuristicKind::Blind);
+        assert_eq!(blind, known, "{dir}/{file}: blind search");
+        assert_eq!(
+            optimal_length(&domain, &problem, HeuristicKind::HMax),
+            blind,
+            "{dir}/{file}: h_max"
+        );
+        assert_eq!(
+            optimal_length(&domain, &problem, HeuristicKind::LmCut),
+            blind,
+            "{dir}/{file}: LM-cut"
+        );
+    }
+}
+
+#[test]
+fn grounding_the_same_files_twice_gives_the_same_task() {
+    let root = crate_dir().join("problems/ipc");
+    for (domain, problems) in domains(&root) {
+        let problem = &problems[0];
+        let (d, p) = corvus::pddl::load(&domain, problem).expect("loads");
+        let (a, _) = corvus::ground::ground(&d, &p).expect("grounds");
+        let (d, p) = corvus::pddl::load(&domain, problem).expect("loads");
+        let (b, _) = corvus::ground::ground(&d, &p).expect("grounds");
+        assert_eq!(a, b, "{}", problem.display());
+    }
+}
