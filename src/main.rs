@@ -93,6 +93,9 @@ struct SolveArgs {
     /// Do not use preferred operators (helpful actions of h_FF).
     #[arg(long)]
     no_preferred: bool,
+    /// Exact goal distances near the goal from a backward search, around the heuristic.
+    #[arg(long)]
+    perimeter: bool,
     /// Only plans of total cost at most N.
     #[arg(long, value_name = "N", conflicts_with = "max_steps")]
     max_cost: Option<u64>,
@@ -198,6 +201,7 @@ fn solve(args: &SolveArgs) -> i32 {
             time: args.time_limit,
             memory_bytes: args.memory_limit,
         },
+        perimeter: args.perimeter,
         verbose: !args.quiet,
     };
     let report = match planner::solve_files(&args.domain, &args.problem, &options) {

@@ -71,6 +71,8 @@ pub struct Options {
     /// Use the heuristic's preferred operators (only h_FF has them).
     pub preferred_operators: bool,
     pub limits: Limits,
+    /// Wrap the heuristic in a perimeter of exact goal distances.
+    pub perimeter: bool,
     /// Log to stderr.
     pub verbose: bool,
 }
@@ -84,6 +86,7 @@ impl Default for Options {
             unit_cost: false,
             preferred_operators: true,
             limits: Limits::default(),
+            perimeter: false,
             verbose: false,
         }
     }
@@ -190,6 +193,7 @@ pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Re
         search: options.search,
         heuristic: options.heuristic,
         preferred_operators: options.preferred_operators,
+        perimeter: options.perimeter,
     };
     run(domain, problem, options, &[(config, 1.0)])
 }
@@ -200,6 +204,9 @@ pub struct Config {
     pub search: SearchKind,
     pub heuristic: HeuristicKind,
     pub preferred_operators: bool,
+    /// Wrap the heuristic in a perimeter of exact goal distances found by a
+    /// backward search (see [`crate::heuristic::perimeter`]).
+    pub perimeter: bool,
 }
 
 impl Config {
@@ -209,7 +216,11 @@ impl Config {
             SearchKind::Greedy => "gbfs".to_string(),
             SearchKind::WeightedAstar(w) => format!("wastar[w={w}]"),
         };
-        format!("{s}({})", heuristic_name(self.heuristic))
+        if self.perimeter {
+            format!("{s}(perimeter({}))", heuristic_name(self.heuristic))
+        } else {
+            format!("{s}({})", heuristic_name(self.heuristic))
+        }
     }
 }
 
@@ -238,14 +249,16 @@ pub fn bounded_portfolio() -> Vec<(Config, f64)> {
                 search: SearchKind::Greedy,
                 heuristic: HeuristicKind::HFF,
                 preferred_operators: true,
+                perimeter: false,
             },
             0.15,
         ),
         (
             Config {
                 search: SearchKind::Astar,
-                heuristic: HeuristicKind::LmCut,
+                heuristic: HeuristicKind::HMax,
                 preferred_operators: false,
+                perimeter: true,
             },
             1.0,
         ),
@@ -390,6 +403,9 @@ fn run(
 
 fn run_config(task: &Task, config: Config, bound: Option<u64>, limits: Limits, verbose: bool) -> (Outcome, Statistics) {
     let mut guide = config.heuristic.build(task);
+    if config.perimeter {
+        guide = with_perimeter(task, guide, bound, limits, verbose);
+    }
     // Against a bound, an inadmissible guide needs an admissible partner to
     // prune with; h_max is the cheap one.
     let mut prune = if bound.is_some() && !guide.is_admissible() {
@@ -407,6 +423,54 @@ fn run_config(task: &Task, config: Config, bound: Option<u64>, limits: Limits, v
     match prune.as_mut() {
         Some(p) => search::search(task, guide.as_mut(), Some(p.as_mut()), &search_config),
         None => search::search(task, guide.as_mut(), None, &search_config),
+    }
+}
+
+/// Builds the perimeter within a share of the time and memory limits;
+/// falls back to the plain heuristic when the task does not allow one.
+fn with_perimeter(
+    task: &Task,
+    inner: Box<dyn crate::heuristic::Heuristic>,
+    bound: Option<u64>,
+    limits: Limits,
+    verbose: bool,
+) -> Box<dyn crate::heuristic::Heuristic> {
+    use crate::heuristic::perimeter::{PerimeterConfig, PerimeterHeuristic, PerimeterTable};
+    let mut config = PerimeterConfig {
+        max_radius: bound,
+        ..PerimeterConfig::default()
+    };
+    if let Some(t) = limits.time {
+        config.max_time = config.max_time.min(t.mul_f64(0.4));
+    }
+    if let Some(m) = limits.memory_bytes {
+        // About 80 bytes per stored state; leave most memory to the forward search.
+        let per_state = 80 + 8 * crate::state::words_for(task.num_facts()) as u64;
+        config.max_states = config.max_states.min((m / 4 / per_state) as usize);
+    }
+    let start = Instant::now();
+    match PerimeterTable::build(task, &config) {
+        Ok(table) => {
+            if verbose {
+                let radius = if table.radius() == u64::MAX {
+                    "the whole backward space".to_string()
+                } else {
+                    format!("radius {}", table.radius())
+                };
+                eprintln!(
+                    "perimeter: {} states, {radius}, {:.3}s",
+                    table.num_states(),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Box::new(PerimeterHeuristic::new(table, inner))
+        }
+        Err(e) => {
+            if verbose {
+                eprintln!("perimeter: not used ({e})");
+            }
+            inner
+        }
     }
 }
 

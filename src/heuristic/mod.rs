@@ -7,6 +7,7 @@
 pub mod goalcount;
 pub mod lmcut;
 pub mod pdb;
+pub mod perimeter;
 pub mod relax;
 pub mod unary;
 
