@@ -149,7 +149,7 @@ impl PerimeterTable {
             }
             let over_radius = config.max_radius.is_some_and(|r| d > r);
             let over_budget =
-                states.len() >= config.max_states || (popped % 1024 == 0 && start.elapsed() > config.max_time);
+                states.len() >= config.max_states || (popped.is_multiple_of(1024) && start.elapsed() > config.max_time);
             if over_radius || over_budget {
                 // Everything closer than d is settled.
                 radius = d.saturating_sub(1);
