@@ -540,7 +540,7 @@ IPC_TABLE = Table([
     ("problem", 34, "<"), ("config", 11, "<"),
     ("cv ground", 9, ">"), ("cv search", 9, ">"), ("cv total", 9, ">"), ("cv exp", 9, ">"),
     ("cv exp/s", 8, ">"), ("cv len", 10, ">"),
-    ("fd total", 9, ">"), ("fd exp", 9, ">"), ("fd len", 10, ">"), ("cv/fd", 6, ">"),
+    ("fd search", 9, ">"), ("fd total", 9, ">"), ("fd exp", 9, ">"), ("fd len", 10, ">"), ("cv/fd", 6, ">"),
 ])
 
 
@@ -558,7 +558,8 @@ def ipc_row_cells(label: str, config: Config, cv: Measurement, fd: Measurement |
         label, config.name,
         fmt_s(cv.ground_s), fmt_s(cv.search_s), total_cell(cv), fmt_int(cv.expanded),
         fmt_rate(cv.expansions_per_s), plan_cell(cv),
-        total_cell(fd), fmt_int(fd.expanded) if fd else "n/a", plan_cell(fd),
+        fmt_s(fd.search_s) if fd else "n/a", total_cell(fd),
+        fmt_int(fd.expanded) if fd else "n/a", plan_cell(fd),
         fmt_ratio(ratio(cv, fd)) + cost_note,
     ]
 
