@@ -149,6 +149,7 @@ class RunOutcome:
     stdout: str
     stderr: str
     killed: bool
+    plan_written: bool = False
 
 
 def run_process(cmd: list[str], cwd: Path, kill_after_s: float) -> RunOutcome:
@@ -288,9 +289,14 @@ def parse_corvus(outcome: RunOutcome, walls: list[float]) -> Measurement:
 
 def parse_fd(outcome: RunOutcome, walls: list[float]) -> Measurement:
     text = outcome.stdout + "\n" + outcome.stderr
+    status = status_of(outcome, FD_EXIT)
+    # Exit 1-3 mean "plan found, then a limit hit", but the driver also exits 1 on a Python
+    # error (e.g. a portfolio alias given too little time to start a component).
+    if status == "plan" and not outcome.plan_written:
+        status = f"error(exit {outcome.exit_code})" if outcome.exit_code else "no-plan-file"
     m = Measurement(
         planner="fd",
-        status=status_of(outcome, FD_EXIT),
+        status=status,
         exit_code=outcome.exit_code,
         wall_s=statistics.median(walls),
         walls_s=walls,
@@ -347,7 +353,9 @@ class Planners:
 
             def once() -> RunOutcome:
                 plan.unlink(missing_ok=True)
-                return run_process(cmd, tmp_dir, self.kill_after())
+                outcome = run_process(cmd, tmp_dir, self.kill_after())
+                outcome.plan_written = plan.is_file()
+                return outcome
 
             outcome, walls = measure(once, self.repeat, self.repeat_under)
             m = parse_corvus(outcome, walls)
@@ -375,7 +383,9 @@ class Planners:
 
             def once() -> RunOutcome:
                 plan.unlink(missing_ok=True)
-                return run_process(cmd, tmp_dir, self.kill_after())
+                outcome = run_process(cmd, tmp_dir, self.kill_after())
+                outcome.plan_written = plan.is_file()
+                return outcome
 
             outcome, walls = measure(once, self.repeat, self.repeat_under)
             m = parse_fd(outcome, walls)
@@ -667,7 +677,8 @@ def run_clingo(planners: Planners, instance: Path, encoding: Path) -> Measuremen
     return m
 
 
-def run_asp(planners: Planners, asp_root: Path, with_fd: bool, records: list) -> None:
+def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with_fd: bool,
+            records: list) -> None:
     has_asp, asp_time_limit = corvus_has_asp(planners.corvus)
     if not has_asp:
         log("note: `corvus asp` is not available in this build: corvus columns are n/a")
@@ -679,7 +690,10 @@ def run_asp(planners: Planners, asp_root: Path, with_fd: bool, records: list) ->
     table = Table(columns)
     print("\n== ASP instances (plan length vs the instance's step bound; n/a = not available)")
     print(table.header(), flush=True)
-    for family_dir in sorted(p for p in asp_root.iterdir() if p.is_dir()):
+    family_dirs = sorted(p for p in asp_root.iterdir() if p.is_dir())
+    if families is not None:
+        family_dirs = [p for p in family_dirs if p.name in families]
+    for family_dir in family_dirs:
         encoding = family_dir / "encoding.asp"
         instances = sorted(
             (p for p in family_dir.glob("*.asp") if p.name != "encoding.asp"),
@@ -778,7 +792,8 @@ def write_results(records: list, meta: dict, summary: list[str]) -> tuple[Path, 
                 if m is None:
                     continue
                 writer.writerow([r["kind"], group, name, config, m["planner"],
-                                 *[m[k] for k in CSV_FIELDS],
+                                 *[round(m[k], 4) if isinstance(m[k], float) else m[k]
+                                   for k in CSV_FIELDS],
                                  " ".join(f"{w:.3f}" for w in m["walls_s"])])
     return csv_path, json_path
 
@@ -814,6 +829,8 @@ def parse_args(argv: list[str]):
     p.add_argument("--no-fd", action="store_true", help="run corvus only")
     p.add_argument("--no-ipc", action="store_true", help="skip the IPC problems")
     p.add_argument("--asp", action="store_true", help="also run the ASP instances (shared/asp)")
+    p.add_argument("--asp-families", default=None, metavar="F",
+                   help="comma-separated ASP families (default: every folder under shared/asp)")
     args = p.parse_args(argv)
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
@@ -887,7 +904,9 @@ def main(argv: list[str]) -> int:
         print("\n".join(summary))
     if args.asp:
         if asp_root.is_dir():
-            run_asp(planners, asp_root, with_fd, records)
+            families = None if args.asp_families is None else \
+                [f.strip() for f in args.asp_families.split(",") if f.strip()]
+            run_asp(planners, asp_root, families, with_fd, records)
         else:
             log(f"note: {asp_root} missing, ASP part skipped")
     meta["finished_utc"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
