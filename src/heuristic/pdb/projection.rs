@@ -238,8 +238,8 @@ impl Projection {
         for (i, &v) in pattern.iter().enumerate() {
             position.insert(v, i);
         }
-        let blocked = spurious_states(info, pattern, &vars, &mult, num_states);
-        let goal = goal_states(info, &position, &vars, &mult, num_states, &blocked);
+        let enumerator = Enumerator::new(info, &vars, mult.clone());
+        let goal = goal_states(info, &position, &vars, num_states, &enumerator);
 
         let mut relevant: Vec<u32> = pattern
             .iter()
@@ -264,33 +264,30 @@ impl Projection {
             }
         }
 
-        let mut in_degree = vec![0usize; num_states + 1];
-        let mut total = 0usize;
-        for op in &ops {
-            for_each_transition(&op.moves, &mult, &mut |s, t| {
-                if s != t && !blocked[s] && !blocked[t] {
-                    in_degree[t] += 1;
-                    total += 1;
+        // (target, source, operator), then bucketed by target.
+        let mut found: Vec<(u32, u32, u32)> = Vec::new();
+        for (a, op) in ops.iter().enumerate() {
+            enumerator.for_each(&op.moves, |s, t| {
+                if s != t {
+                    found.push((t as u32, s as u32, a as u32));
                 }
             });
-            if total > MAX_EDGES {
+            if found.len() > MAX_EDGES {
                 return None;
             }
         }
-        // Prefix sums: edge_start[t] is the first edge into t.
         let mut edge_start = vec![0usize; num_states + 1];
+        for &(t, _, _) in &found {
+            edge_start[t as usize + 1] += 1;
+        }
         for t in 0..num_states {
-            edge_start[t + 1] = edge_start[t] + in_degree[t];
+            edge_start[t + 1] += edge_start[t];
         }
         let mut fill = edge_start.clone();
-        let mut edges = vec![(0u32, 0u32); total];
-        for (a, op) in ops.iter().enumerate() {
-            for_each_transition(&op.moves, &mult, &mut |s, t| {
-                if s != t && !blocked[s] && !blocked[t] {
-                    edges[fill[t]] = (s as u32, a as u32);
-                    fill[t] += 1;
-                }
-            });
+        let mut edges = vec![(0u32, 0u32); found.len()];
+        for (t, s, a) in found {
+            edges[fill[t as usize]] = (s, a);
+            fill[t as usize] += 1;
         }
         Some(Projection {
             pattern: pattern.to_vec(),
@@ -472,57 +469,88 @@ fn abstract_moves(
     Some(moves)
 }
 
-/// Calls `f(source, target)` for every transition of an abstract operator.
-fn for_each_transition(moves: &[Vec<(u32, u32)>], mult: &[usize], f: &mut dyn FnMut(usize, usize)) {
-    fn go(
+/// Enumerates the transitions of abstract operators, leaving out those
+/// from or to states that hold two mutex facts (no reachable state maps
+/// there). Branches are cut as soon as a chosen value clashes with an
+/// earlier one, which matters: most states of e.g. a Hanoi projection put
+/// two discs on the same place.
+struct Enumerator {
+    mult: Vec<usize>,
+    /// Per level j: (earlier level i, domain of j, matrix `[a * dom_j + b]`
+    /// true when value a of i and value b of j are mutex).
+    clashes: Vec<Vec<(usize, usize, Vec<bool>)>>,
+}
+
+impl Enumerator {
+    fn new(info: &TaskInfo, vars: &[&Variable], mult: Vec<usize>) -> Self {
+        let mut clashes = vec![Vec::new(); vars.len()];
+        for j in 0..vars.len() {
+            for i in 0..j {
+                let dj = vars[j].domain();
+                let mut matrix = vec![false; vars[i].domain() * dj];
+                let mut any = false;
+                for (a, &fa) in vars[i].facts.iter().enumerate() {
+                    for (b, &fb) in vars[j].facts.iter().enumerate() {
+                        if info.mutex(fa, fb) {
+                            matrix[a * dj + b] = true;
+                            any = true;
+                        }
+                    }
+                }
+                if any {
+                    clashes[j].push((i, dj, matrix));
+                }
+            }
+        }
+        Enumerator { mult, clashes }
+    }
+
+    /// Calls `f(source, target)` for every transition allowed by `moves`
+    /// (per variable, the (old, new) value pairs).
+    fn for_each<F: FnMut(usize, usize)>(&self, moves: &[Vec<(u32, u32)>], mut f: F) {
+        let k = moves.len();
+        let mut olds = vec![0u32; k];
+        let mut news = vec![0u32; k];
+        self.go(0, 0, 0, moves, &mut olds, &mut news, &mut f);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn go<F: FnMut(usize, usize)>(
+        &self,
         level: usize,
         s: usize,
         t: usize,
         moves: &[Vec<(u32, u32)>],
-        mult: &[usize],
-        f: &mut dyn FnMut(usize, usize),
+        olds: &mut [u32],
+        news: &mut [u32],
+        f: &mut F,
     ) {
         if level == moves.len() {
             f(s, t);
             return;
         }
-        let m = mult[level];
-        for &(old, new) in &moves[level] {
-            go(level + 1, s + old as usize * m, t + new as usize * m, moves, mult, f);
-        }
-    }
-    go(0, 0, 0, moves, mult, f)
-}
-
-/// Abstract states holding two mutex facts: no reachable state maps there.
-fn spurious_states(
-    info: &TaskInfo,
-    pattern: &[Var],
-    vars: &[&Variable],
-    mult: &[usize],
-    num_states: usize,
-) -> Vec<bool> {
-    let mut blocked = vec![false; num_states];
-    for i in 0..pattern.len() {
-        for j in i + 1..pattern.len() {
-            for (a, &fa) in vars[i].facts.iter().enumerate() {
-                for (b, &fb) in vars[j].facts.iter().enumerate() {
-                    if !info.mutex(fa, fb) {
-                        continue;
-                    }
-                    // Every state with var i = a and var j = b.
-                    let mut fixed: Vec<Vec<(u32, u32)>> = vars
-                        .iter()
-                        .map(|v| (0..v.domain() as u32).map(|x| (x, x)).collect())
-                        .collect();
-                    fixed[i] = vec![(a as u32, a as u32)];
-                    fixed[j] = vec![(b as u32, b as u32)];
-                    for_each_transition(&fixed, mult, &mut |s, _| blocked[s] = true);
+        let m = self.mult[level];
+        'pairs: for &(old, new) in &moves[level] {
+            for (i, dj, matrix) in &self.clashes[level] {
+                if matrix.get(olds[*i] as usize * dj + old as usize) == Some(&true)
+                    || matrix.get(news[*i] as usize * dj + new as usize) == Some(&true)
+                {
+                    continue 'pairs;
                 }
             }
+            olds[level] = old;
+            news[level] = new;
+            self.go(
+                level + 1,
+                s + old as usize * m,
+                t + new as usize * m,
+                moves,
+                olds,
+                news,
+                f,
+            );
         }
     }
-    blocked
 }
 
 /// Abstract states agreeing with the goal on the pattern variables.
@@ -530,9 +558,8 @@ fn goal_states(
     info: &TaskInfo,
     position: &HashMap<Var, usize>,
     vars: &[&Variable],
-    mult: &[usize],
     num_states: usize,
-    blocked: &[bool],
+    enumerator: &Enumerator,
 ) -> Vec<bool> {
     let task = info.task;
     let mut allowed: Vec<Vec<bool>> = vars.iter().map(|v| vec![true; v.domain()]).collect();
@@ -568,6 +595,6 @@ fn goal_states(
         })
         .collect();
     let mut goal = vec![false; num_states];
-    for_each_transition(&moves, mult, &mut |s, _| goal[s] = !blocked[s]);
+    enumerator.for_each(&moves, |s, _| goal[s] = true);
     goal
 }

@@ -289,13 +289,10 @@ fn patterns_respect_size_budget() {
 #[test]
 #[ignore]
 fn debug_hanoi() {
-    let (dp, pp) = write_hanoi(6, 4);
+    let n: usize = std::env::var("HANOI").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
+    let (dp, pp) = write_hanoi(n, 4);
     let t = load(&dp, &pp);
-    let config = PdbConfig {
-        max_pdb_size: 2_000,
-        max_total_size: 10_000,
-        max_time_secs: 10.0,
-    };
+    let config = PdbConfig::default();
     let start = std::time::Instant::now();
     let mut h = PdbHeuristic::new(&t, &config);
     eprintln!("build {:?}", start.elapsed());
@@ -306,7 +303,7 @@ fn debug_hanoi() {
                 .iter()
                 .map(|&v| t.facts[info.vars[v as usize].facts[0] as usize].to_string())
                 .collect();
-            eprintln!("{names:?}");
+            eprintln!("{} {names:?}", info.pattern_size(&p, usize::MAX).unwrap_or(0));
         }
         eprintln!("--");
     }
