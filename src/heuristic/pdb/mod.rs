@@ -1,0 +1,174 @@
+//! Pattern database heuristics over the task's mutex groups.
+//!
+//! A pattern is a set of finite-domain variables ([`projection`]); its
+//! database stores the exact goal distance of every abstract state of the
+//! projection onto it. Patterns are chosen automatically ([`select`]) and
+//! combined by saturated cost partitioning: the databases are computed one
+//! after the other, each with the operator costs the previous ones left
+//! over after keeping only what they need, so that their sum stays
+//! admissible. Several orders give several sums; the estimate is their max.
+
+mod projection;
+mod select;
+#[cfg(test)]
+mod tests;
+
+use std::time::{Duration, Instant};
+
+use projection::{INFINITE, Projection, TaskInfo, Var, Variable};
+
+use super::{Estimate, Heuristic};
+use crate::state::StateBits;
+use crate::task::Task;
+
+/// Budgets for building pattern databases.
+#[derive(Clone, Debug)]
+pub struct PdbConfig {
+    /// Largest number of abstract states of one pattern database.
+    pub max_pdb_size: usize,
+    /// Largest total number of abstract states over all pattern databases.
+    pub max_total_size: usize,
+    /// Wall-clock budget for pattern selection and construction, seconds.
+    pub max_time_secs: f64,
+}
+
+impl Default for PdbConfig {
+    fn default() -> Self {
+        PdbConfig {
+            max_pdb_size: 2_000_000,
+            max_total_size: 20_000_000,
+            max_time_secs: 30.0,
+        }
+    }
+}
+
+/// One database: the distances of the abstract states of a pattern.
+struct Table {
+    pattern: Vec<Var>,
+    mult: Vec<usize>,
+    dist: Vec<u32>,
+}
+
+impl Table {
+    fn lookup(&self, values: &[u32]) -> u32 {
+        let rank: usize = self
+            .pattern
+            .iter()
+            .zip(&self.mult)
+            .map(|(&v, &m)| values[v as usize] as usize * m)
+            .sum();
+        self.dist[rank]
+    }
+}
+
+pub struct PdbHeuristic {
+    vars: Vec<Variable>,
+    /// Variables some pattern contains (their values are computed per state).
+    used_vars: Vec<Var>,
+    /// Value of every variable in the state being evaluated.
+    values: Vec<u32>,
+    /// One additive collection per cost-partitioning order.
+    orders: Vec<Vec<Table>>,
+}
+
+impl PdbHeuristic {
+    pub fn new(task: &Task, config: &PdbConfig) -> Self {
+        let start = Instant::now();
+        let budget = Duration::from_secs_f64(config.max_time_secs.max(0.0));
+        let info = TaskInfo::new(task);
+        let selection_deadline = start + budget.mul_f64(0.6);
+        let selected = select::select(&info, config, selection_deadline);
+        let orders = select::orders(&info, &selected, config, start + budget);
+        Self::from_orders(info, orders)
+    }
+
+    /// Saturated cost partitioning over `patterns` in the given order.
+    #[cfg(test)]
+    fn with_patterns(task: &Task, patterns: &[Vec<Var>], max_pdb_size: usize) -> Self {
+        let info = TaskInfo::new(task);
+        let order = build_order(&info, patterns, max_pdb_size);
+        Self::from_orders(info, vec![order])
+    }
+
+    fn from_orders(info: TaskInfo, orders: Vec<Vec<Table>>) -> Self {
+        let mut used_vars: Vec<Var> = orders
+            .iter()
+            .flatten()
+            .flat_map(|t| t.pattern.iter().copied())
+            .collect();
+        used_vars.sort_unstable();
+        used_vars.dedup();
+        let values = vec![0; info.vars.len()];
+        PdbHeuristic {
+            vars: info.vars,
+            used_vars,
+            values,
+            orders,
+        }
+    }
+
+    /// Patterns of the databases, per order (for reports and tests).
+    #[cfg(test)]
+    fn patterns(&self) -> Vec<Vec<Vec<Var>>> {
+        self.orders
+            .iter()
+            .map(|o| o.iter().map(|t| t.pattern.clone()).collect())
+            .collect()
+    }
+}
+
+/// Builds the databases of `patterns` in order, each with the costs the
+/// earlier ones did not need. Patterns too large to build are skipped.
+fn build_order(info: &TaskInfo, patterns: &[Vec<Var>], max_pdb_size: usize) -> Vec<Table> {
+    let mut costs: Vec<u64> = info.task.operators.iter().map(|o| o.cost as u64).collect();
+    let mut tables = Vec::new();
+    for (i, pattern) in patterns.iter().enumerate() {
+        let Some(projection) = Projection::build(info, pattern, max_pdb_size) else {
+            continue;
+        };
+        let dist = projection.distances(&costs);
+        if i + 1 < patterns.len() {
+            projection.subtract_saturated(&dist, &mut costs);
+        }
+        tables.push(Table {
+            pattern: projection.pattern,
+            mult: projection.mult,
+            dist,
+        });
+    }
+    tables
+}
+
+/// Sum of the tables' values; `None` if any says dead end.
+fn additive_value(tables: &[Table], values: &[u32]) -> Option<u64> {
+    let mut sum = 0u64;
+    for t in tables {
+        let d = t.lookup(values);
+        if d == INFINITE {
+            return None;
+        }
+        sum += d as u64;
+    }
+    Some(sum)
+}
+
+impl Heuristic for PdbHeuristic {
+    fn name(&self) -> &str {
+        "pdb"
+    }
+
+    fn evaluate(&mut self, state: &StateBits) -> Estimate {
+        for &v in &self.used_vars {
+            self.values[v as usize] = self.vars[v as usize].value(state);
+        }
+        let mut best = 0;
+        for order in &self.orders {
+            best = best.max(additive_value(order, &self.values)?);
+        }
+        Some(best)
+    }
+
+    fn is_admissible(&self) -> bool {
+        true
+    }
+}

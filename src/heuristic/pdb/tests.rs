@@ -1,0 +1,311 @@
+use std::path::{Path, PathBuf};
+
+use super::super::unary::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+use super::*;
+use crate::search::{Outcome, SearchConfig, Strategy, search};
+
+fn quick() -> PdbConfig {
+    PdbConfig {
+        max_pdb_size: 10_000,
+        max_total_size: 100_000,
+        max_time_secs: 1.0,
+    }
+}
+
+fn all_vars(t: &Task) -> Vec<Var> {
+    (0..TaskInfo::new(t).vars.len() as Var).collect()
+}
+
+/// Replays a plan; returns its cost if it reaches the goal.
+fn replay(t: &Task, plan: &[u32]) -> Option<u64> {
+    let mut s = t.initial_state();
+    let mut next = s.clone();
+    for &o in plan {
+        let op = &t.operators[o as usize];
+        if !op.is_applicable(s.bits()) {
+            return None;
+        }
+        op.apply_into(s.bits(), next.bits_mut());
+        std::mem::swap(&mut s, &mut next);
+    }
+    t.is_goal(s.bits()).then(|| t.plan_cost(plan))
+}
+
+fn astar(t: &Task, h: &mut dyn Heuristic) -> (Option<u64>, u64) {
+    let config = SearchConfig {
+        strategy: Strategy::Astar,
+        ..Default::default()
+    };
+    let (outcome, stats) = search(t, h, None, &config);
+    match outcome {
+        Outcome::Solved(plan) => (Some(replay(t, &plan).expect("plan must be valid")), stats.expanded),
+        Outcome::Unsolvable => (None, stats.expanded),
+        other => panic!("unexpected outcome {other:?}"),
+    }
+}
+
+#[test]
+fn chain_value_is_exact() {
+    // 0 -> 1 -> 2 -> 3 along a chain of costs 2, 3, 4; a shortcut 0 -> 3
+    // of cost 20. The facts form one exactly-one group.
+    let ops: [OpSpec; 4] = [
+        (&[0], &[], &[1], &[0], 2),
+        (&[1], &[], &[2], &[1], 3),
+        (&[2], &[], &[3], &[2], 4),
+        (&[0], &[], &[3], &[0], 20),
+    ];
+    let t = task(4, &ops, &[0], &[3], &[]);
+    let mut h = PdbHeuristic::new(&t, &quick());
+    assert_eq!(h.evaluate(state(4, &[0]).bits()), Some(9));
+    assert_eq!(h.evaluate(state(4, &[1]).bits()), Some(7));
+    assert_eq!(h.evaluate(state(4, &[3]).bits()), Some(0));
+}
+
+#[test]
+fn two_independent_counters_add_up() {
+    // Two chains a0 -> a1 -> a2 and b0 -> b1 with separate operators: the
+    // goal needs both, so the additive estimate is 2 + 1 = 3 (unit costs).
+    let ops: [OpSpec; 3] = [
+        (&[0], &[], &[1], &[0], 1),
+        (&[1], &[], &[2], &[1], 1),
+        (&[3], &[], &[4], &[3], 1),
+    ];
+    let t = task(5, &ops, &[0, 3], &[2, 4], &[]);
+    let mut h = PdbHeuristic::new(&t, &quick());
+    assert_eq!(h.evaluate(t.initial_state().bits()), Some(3));
+}
+
+#[test]
+fn shared_operator_is_charged_once() {
+    // One operator reaches both goal facts: the sum of two singleton
+    // databases would say 2 with full costs; cost partitioning keeps it 1.
+    let ops: [OpSpec; 1] = [(&[], &[], &[0, 1], &[], 1)];
+    let t = task(2, &ops, &[], &[0, 1], &[]);
+    let info = TaskInfo::new(&t);
+    assert_eq!(info.vars.len(), 2);
+    let mut h = PdbHeuristic::with_patterns(&t, &[vec![0], vec![1]], 100);
+    assert_eq!(h.evaluate(t.initial_state().bits()), Some(1));
+}
+
+#[test]
+fn unreachable_goal_is_a_dead_end() {
+    let ops: [OpSpec; 1] = [(&[0], &[], &[1], &[0], 1)];
+    let t = task(3, &ops, &[0], &[2], &[]);
+    let mut h = PdbHeuristic::new(&t, &quick());
+    assert_eq!(h.evaluate(t.initial_state().bits()), None);
+}
+
+#[test]
+fn random_tasks_admissible_and_perfect_with_all_variables() {
+    let mut rng = Lcg(7);
+    for round in 0..300 {
+        let num_facts = 3 + rng.below(5) as usize;
+        let num_ops = 2 + rng.below(10) as usize;
+        let t = random_task(&mut rng, num_facts, num_ops);
+        let perfect = perfect_costs(&t);
+        let mut auto = PdbHeuristic::new(&t, &quick());
+        let mut full = PdbHeuristic::with_patterns(&t, &[all_vars(&t)], 1 << 20);
+        for (s, hstar) in &perfect {
+            let h = auto.evaluate(s.bits());
+            match (h, hstar) {
+                (Some(h), Some(hs)) => assert!(h <= *hs, "round {round}: h {h} > h* {hs}"),
+                (None, Some(hs)) => panic!("round {round}: dead end but h* = {hs}"),
+                _ => {}
+            }
+            if t.is_goal(s.bits()) {
+                assert_eq!(h, Some(0), "round {round}: goal state");
+            }
+            assert_eq!(
+                full.evaluate(s.bits()),
+                *hstar,
+                "round {round}: full pattern must be perfect"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_tasks_every_pattern_pair_admissible() {
+    // Saturated cost partitioning over arbitrary pattern orders must stay
+    // admissible, not only over the selected ones.
+    let mut rng = Lcg(99);
+    for round in 0..200 {
+        let num_facts = 3 + rng.below(5) as usize;
+        let num_ops = 2 + rng.below(10) as usize;
+        let t = random_task(&mut rng, num_facts, num_ops);
+        let vars = all_vars(&t);
+        let perfect = perfect_costs(&t);
+        let mut patterns: Vec<Vec<Var>> = vars.iter().map(|&v| vec![v]).collect();
+        if vars.len() >= 3 {
+            patterns.push(vec![vars[0], vars[2]]);
+            patterns.push(vec![vars[1], vars[2]]);
+        }
+        let mut h = PdbHeuristic::with_patterns(&t, &patterns, 1 << 16);
+        for (s, hstar) in &perfect {
+            if let Some(hs) = hstar {
+                let v = h.evaluate(s.bits());
+                assert!(v.is_some_and(|v| v <= *hs), "round {round}: {v:?} vs h* {hs}");
+            }
+        }
+    }
+}
+
+#[test]
+fn astar_with_pdb_finds_optimal_plans() {
+    let mut rng = Lcg(2024);
+    for _ in 0..150 {
+        let num_facts = 4 + rng.below(5) as usize;
+        let num_ops = 3 + rng.below(10) as usize;
+        let t = random_task(&mut rng, num_facts, num_ops);
+        let mut blind = super::super::HeuristicKind::Blind.build(&t);
+        let mut pdb = PdbHeuristic::new(&t, &quick());
+        assert_eq!(astar(&t, &mut *blind).0, astar(&t, &mut pdb).0);
+    }
+}
+
+/// Writes a Tower of Hanoi with `discs` discs and `pegs` pegs (all discs
+/// from the first peg to the last) into a fresh directory.
+pub fn write_hanoi(discs: usize, pegs: usize) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("corvus-pdb-hanoi-{}-{discs}-{pegs}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let domain = "(define (domain hanoi) (:requirements :strips)
+ (:predicates (on ?d ?x) (clear ?x) (smaller ?x ?y) (disc ?d))
+ (:action move :parameters (?d ?from ?to)
+  :precondition (and (disc ?d) (on ?d ?from) (clear ?d) (clear ?to) (smaller ?to ?d))
+  :effect (and (on ?d ?to) (clear ?from) (not (on ?d ?from)) (not (clear ?to)))))\n";
+    let d: Vec<String> = (1..=discs).map(|i| format!("d{i}")).collect();
+    let p: Vec<String> = (1..=pegs).map(|i| format!("peg{i}")).collect();
+    let mut init = Vec::new();
+    for (i, x) in d.iter().enumerate() {
+        init.push(format!("(disc {x})"));
+        for y in p.iter().chain(&d[i + 1..]) {
+            init.push(format!("(smaller {y} {x})"));
+        }
+    }
+    let stack = |peg: &str| -> Vec<String> {
+        (0..discs)
+            .map(|i| format!("(on {} {})", d[i], if i + 1 < discs { d[i + 1].as_str() } else { peg }))
+            .collect()
+    };
+    init.extend(stack(&p[0]));
+    init.push("(clear d1)".to_string());
+    for x in &p[1..] {
+        init.push(format!("(clear {x})"));
+    }
+    let problem = format!(
+        "(define (problem hanoi) (:domain hanoi) (:objects {} {}) (:init {}) (:goal (and {})))\n",
+        d.join(" "),
+        p.join(" "),
+        init.join(" "),
+        stack(&p[pegs - 1]).join(" ")
+    );
+    let dp = dir.join("domain.pddl");
+    let pp = dir.join("problem.pddl");
+    std::fs::write(&dp, domain).expect("write domain");
+    std::fs::write(&pp, problem).expect("write problem");
+    (dp, pp)
+}
+
+fn load(domain: &Path, problem: &Path) -> Task {
+    let (d, p) = crate::pddl::load(domain, problem).expect("parse");
+    crate::ground::ground(&d, &p).expect("ground").0
+}
+
+#[test]
+fn hanoi_with_all_discs_in_one_pattern_is_perfect() {
+    // 3 pegs, 4 discs: 15 moves. The budgets allow the pattern of all disc
+    // positions, and the mutexes with the clear facts make it exact.
+    let (dp, pp) = write_hanoi(4, 3);
+    let t = load(&dp, &pp);
+    let mut h = PdbHeuristic::new(&t, &PdbConfig::default());
+    assert_eq!(h.evaluate(t.initial_state().bits()), Some(15));
+    let (cost, expanded) = astar(&t, &mut h);
+    assert_eq!(cost, Some(15));
+    // A perfect heuristic expands only the plan's states.
+    assert!(expanded <= 16, "expanded {expanded}");
+}
+
+#[test]
+fn hanoi_small_pdbs_beat_goal_count() {
+    // 4 pegs, 6 discs (17 moves) with databases too small for all discs.
+    let (dp, pp) = write_hanoi(6, 4);
+    let t = load(&dp, &pp);
+    let config = PdbConfig {
+        max_pdb_size: 2_000,
+        max_total_size: 10_000,
+        max_time_secs: 10.0,
+    };
+    let mut h = PdbHeuristic::new(&t, &config);
+    let h0 = h.evaluate(t.initial_state().bits()).expect("solvable");
+    assert!((7..=17).contains(&h0), "h0 = {h0}");
+    assert_eq!(astar(&t, &mut h).0, Some(17));
+}
+
+#[test]
+fn ipc_instances_solved_optimally() {
+    let root = Path::new("/work/shared/ipc");
+    if !root.is_dir() {
+        eprintln!("skipped: {} missing", root.display());
+        return;
+    }
+    for (domain, problem) in [("gripper", "prob01.pddl"), ("blocks", "probBLOCKS-4-0.pddl")] {
+        let dp = root.join(domain).join("domain.pddl");
+        let pp = root.join(domain).join(problem);
+        if !pp.is_file() {
+            eprintln!("skipped: {} missing", pp.display());
+            continue;
+        }
+        let t = load(&dp, &pp);
+        let mut pdb = PdbHeuristic::new(&t, &quick());
+        let mut lmcut = super::super::HeuristicKind::LmCut.build(&t);
+        let (with_pdb, _) = astar(&t, &mut pdb);
+        let (with_lmcut, _) = astar(&t, &mut *lmcut);
+        assert!(with_pdb.is_some(), "{domain}: unsolved");
+        assert_eq!(with_pdb, with_lmcut, "{domain}");
+    }
+}
+
+#[test]
+fn patterns_respect_size_budget() {
+    let (dp, pp) = write_hanoi(6, 4);
+    let t = load(&dp, &pp);
+    let config = PdbConfig {
+        max_pdb_size: 500,
+        max_total_size: 3_000,
+        max_time_secs: 10.0,
+    };
+    let h = PdbHeuristic::new(&t, &config);
+    let info = TaskInfo::new(&t);
+    for order in h.patterns() {
+        let sizes: Vec<usize> = order
+            .iter()
+            .map(|p| info.pattern_size(p, usize::MAX).expect("size"))
+            .collect();
+        assert!(sizes.iter().all(|&s| s <= 500), "{sizes:?}");
+        assert!(sizes.iter().sum::<usize>() <= 3_000, "{sizes:?}");
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_hanoi() {
+    let n: usize = std::env::var("HANOI").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
+    let (dp, pp) = write_hanoi(n, 4);
+    let t = load(&dp, &pp);
+    let config = PdbConfig::default();
+    let start = std::time::Instant::now();
+    let mut h = PdbHeuristic::new(&t, &config);
+    eprintln!("build {:?}", start.elapsed());
+    let info = TaskInfo::new(&t);
+    for order in h.patterns() {
+        for p in order {
+            let names: Vec<String> = p
+                .iter()
+                .map(|&v| t.facts[info.vars[v as usize].facts[0] as usize].to_string())
+                .collect();
+            eprintln!("{} {names:?}", info.pattern_size(&p, usize::MAX).unwrap_or(0));
+        }
+        eprintln!("--");
+    }
+    eprintln!("h0 {:?}", h.evaluate(t.initial_state().bits()));
+}
