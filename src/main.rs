@@ -401,6 +401,10 @@ fn asp(command: AspCommand) -> i32 {
             }
             match outcome.plan_length {
                 Some(n) => eprintln!("witness of {n} steps (bound {}), validated by replay", i.step_bound()),
+                None if outcome.status == planner::Status::Unsolvable && outcome.stages.len() > 1 => eprintln!(
+                    "no witness: proven that no plan of exactly {} moves without moving a disc twice in a row exists",
+                    i.step_bound()
+                ),
                 None if outcome.status == planner::Status::Unsolvable => eprintln!(
                     "no witness: proven that no plan within the bound of {} steps exists",
                     i.step_bound()

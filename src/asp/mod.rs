@@ -121,7 +121,7 @@ impl AspError {
             kind: AspErrorKind::Instance,
             file: file.to_string(),
             location: Some(fact.location),
-            message: format!("{fact} {message}"),
+            message: format!("`{}` {message}", fact.to_string().trim_end_matches('.')),
         }
     }
 
