@@ -194,7 +194,7 @@ fn read_term(pair: Pair<'_, Rule>, file: &str) -> Result<Arg, AspError> {
 
 fn describe_rule(rule: &Rule) -> &'static str {
     match rule {
-        Rule::fact | Rule::predicate => "a fact (a predicate name starting with a lower-case letter)",
+        Rule::file | Rule::fact | Rule::predicate => "a fact (a predicate name starting with a lower-case letter)",
         Rule::arguments => "`(`",
         Rule::period => "`.`",
         Rule::range => "a range `lo..hi`",
