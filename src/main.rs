@@ -40,6 +40,95 @@ corvus solve d.pddl p.pddl --max-steps 40 --time-limit 5m --memory-limit 8G")]
         problem: PathBuf,
         plan: PathBuf,
     },
+    /// ASP Competition instances (Tower of Hanoi, Sokoban): solve, translate, witness, generate.
+    Asp {
+        #[command(subcommand)]
+        command: AspCommand,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FamilyArg {
+    Hanoi,
+    Sokoban,
+}
+
+impl FamilyArg {
+    fn family(self) -> corvus::asp::Family {
+        match self {
+            FamilyArg::Hanoi => corvus::asp::Family::Hanoi,
+            FamilyArg::Sokoban => corvus::asp::Family::Sokoban,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum AspCommand {
+    /// Decide an instance within its step bound; the witness facts go to stdout, the log to stderr.
+    #[command(
+        after_help = "Exit codes: 0 witness printed, 11 proven: no witness within the bound, \
+23 out of time, 22 out of memory, 31 input error.\n\nExample:\n  \
+corvus asp solve problems/hanoi-seed.asp > witness.lp"
+    )]
+    Solve {
+        instance: PathBuf,
+        /// Instance family [default: detected from the predicates].
+        #[arg(long, value_enum)]
+        family: Option<FamilyArg>,
+        /// Time limit: seconds, or with a unit: 30s, 5m, 1h.
+        #[arg(long, value_name = "T", value_parser = parse_duration)]
+        time_limit: Option<Duration>,
+        /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
+        #[arg(long, value_name = "M", value_parser = parse_memory)]
+        memory_limit: Option<u64>,
+        /// Print only errors and the verdict.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Write the instance as a PDDL problem (and optionally the shipped domain).
+    #[command(after_help = "Example:\n  corvus asp translate I.asp -o problem.pddl --domain-out domain.pddl")]
+    Translate {
+        instance: PathBuf,
+        /// Where to write the problem.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Where to write the domain.
+        #[arg(long, value_name = "FILE")]
+        domain_out: Option<PathBuf>,
+        #[arg(long, value_enum)]
+        family: Option<FamilyArg>,
+    },
+    /// Turn an IPC plan file for the translated instance into witness facts (checked by replay).
+    Witness {
+        instance: PathBuf,
+        plan: PathBuf,
+        #[arg(long, value_enum)]
+        family: Option<FamilyArg>,
+    },
+    /// Write an instance made the competition's way (to stdout).
+    Generate {
+        #[command(subcommand)]
+        family: GenerateFamily,
+    },
+}
+
+#[derive(Subcommand)]
+enum GenerateFamily {
+    /// A segment of the optimal move sequence: the state after START moves is on0, after START+K moves ongoal.
+    #[command(after_help = "Example:\n  corvus asp generate hanoi --discs 17 --start 80 --steps 30 > h.asp")]
+    Hanoi {
+        #[arg(long, value_name = "N")]
+        discs: u32,
+        /// Moves made before the instance starts (0 = all discs on peg 1).
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        start: u64,
+        /// Length K of the segment: steps(K).
+        #[arg(long, value_name = "K")]
+        steps: u64,
+        /// 4 (Frame–Stewart) or 3 (the classic puzzle; disk(4) is left out, so peg 4 does not exist).
+        #[arg(long, default_value_t = 4)]
+        pegs: u32,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -172,6 +261,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Solve(args) => solve(&args),
         Command::Validate { domain, problem, plan } => validate(&domain, &problem, &plan),
+        Command::Asp { command } => asp(command),
     };
     ExitCode::from(code as u8)
 }
@@ -272,6 +362,130 @@ fn validate(domain: &Path, problem: &Path, plan_path: &Path) -> i32 {
         Err(e) => {
             println!("plan invalid: {e}");
             exit::PLAN_INVALID
+        }
+    }
+}
+
+fn asp(command: AspCommand) -> i32 {
+    use corvus::asp::{self, Instance};
+    let load = |path: &Path, family: Option<FamilyArg>| {
+        let instance = Instance::load(path, family.map(FamilyArg::family));
+        if let Ok(i) = &instance {
+            for w in &i.warnings {
+                eprintln!("warning: {w}");
+            }
+        }
+        instance
+    };
+    let result = match command {
+        AspCommand::Solve {
+            instance,
+            family,
+            time_limit,
+            memory_limit,
+            quiet,
+        } => load(&instance, family).and_then(|i| {
+            let limits = Limits {
+                time: time_limit,
+                memory_bytes: memory_limit,
+            };
+            let outcome = asp::solve(&i, limits, !quiet)?;
+            if let Some(witness) = &outcome.witness {
+                for line in witness {
+                    println!("{line}");
+                }
+            }
+            if !quiet {
+                eprintln!(
+                    "search: {} | expanded {} | total time {:.3}s",
+                    outcome.stages.join(", "),
+                    outcome.search.expanded,
+                    outcome.total_time.as_secs_f64()
+                );
+            }
+            match outcome.plan_length {
+                Some(n) => eprintln!("witness of {n} steps (bound {}), validated by replay", i.step_bound()),
+                None if outcome.status == planner::Status::Unsolvable && outcome.stages.len() > 1 => eprintln!(
+                    "no witness: proven that no plan of exactly {} moves without moving a disc twice in a row exists",
+                    i.step_bound()
+                ),
+                None if outcome.status == planner::Status::Unsolvable => eprintln!(
+                    "no witness: proven that no plan within the bound of {} steps exists",
+                    i.step_bound()
+                ),
+                None => eprintln!("no answer: {}", outcome.status.describe()),
+            }
+            Ok(outcome.status.exit_code())
+        }),
+        AspCommand::Translate {
+            instance,
+            output,
+            domain_out,
+            family,
+        } => load(&instance, family).and_then(|i| {
+            let write = |path: &Path, text: &str| {
+                std::fs::write(path, text).map_err(|e| corvus::asp::AspError {
+                    kind: corvus::asp::AspErrorKind::Io,
+                    file: path.display().to_string(),
+                    location: None,
+                    message: format!("cannot write file: {e}"),
+                })
+            };
+            write(&output, &i.problem_pddl())?;
+            if let Some(d) = &domain_out {
+                write(d, i.domain_pddl())?;
+            }
+            eprintln!(
+                "{} instance written to {} (bound: {} steps)",
+                i.family().name(),
+                output.display(),
+                i.step_bound()
+            );
+            Ok(exit::PLAN_FOUND)
+        }),
+        AspCommand::Witness { instance, plan, family } => load(&instance, family).and_then(|i| {
+            let text = std::fs::read_to_string(&plan).map_err(|e| corvus::asp::AspError {
+                kind: corvus::asp::AspErrorKind::Io,
+                file: plan.display().to_string(),
+                location: None,
+                message: format!("cannot read file: {e}"),
+            })?;
+            let parsed =
+                corvus::plan::parse_plan(&text, &plan.display().to_string()).map_err(|e| corvus::asp::AspError {
+                    kind: corvus::asp::AspErrorKind::Syntax,
+                    file: e.file.clone(),
+                    location: Some(e.location),
+                    message: e.message.clone(),
+                })?;
+            for line in i.witness(&parsed)? {
+                println!("{line}");
+            }
+            Ok(exit::PLAN_FOUND)
+        }),
+        AspCommand::Generate {
+            family:
+                GenerateFamily::Hanoi {
+                    discs,
+                    start,
+                    steps,
+                    pegs,
+                },
+        } => match asp::frame_stewart::generate(discs, pegs, start, steps) {
+            Ok(text) => {
+                print!("{text}");
+                Ok(exit::PLAN_FOUND)
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return exit::INPUT_ERROR;
+            }
+        },
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
         }
     }
 }

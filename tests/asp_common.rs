@@ -1,0 +1,128 @@
+//! Helpers shared by the `asp_*` tests (included with `#[path]`): the
+//! corvus binary, the clingo check, and the shared competition files.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn corvus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_corvus"))
+        .args(args)
+        .current_dir(crate_dir())
+        .output()
+        .expect("the corvus binary runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("corvus-asp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `../shared/asp` seen from the crate (or from a worktree two levels
+/// down), or `$CORVUS_SHARED/asp`.
+pub fn shared_asp() -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Ok(s) = std::env::var("CORVUS_SHARED") {
+        candidates.push(PathBuf::from(s));
+    }
+    candidates.push(crate_dir().join("../shared"));
+    candidates.push(crate_dir().join("../../shared"));
+    candidates
+        .into_iter()
+        .map(|c| c.join("asp"))
+        .find(|c| c.join("hanoi/encoding.asp").is_file())
+}
+
+pub fn shared_instances(family: &str) -> Vec<PathBuf> {
+    let Some(dir) = shared_asp() else {
+        eprintln!("NOTE: ../shared/asp not found; shared-instance checks skipped");
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(family))
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "asp") && !p.ends_with("encoding.asp"));
+    files.sort();
+    files
+}
+
+/// The encoding for a family: the shared one.
+pub fn encoding(family: &str) -> Option<PathBuf> {
+    shared_asp().map(|d| d.join(family).join("encoding.asp"))
+}
+
+fn python() -> PathBuf {
+    if let Ok(p) = std::env::var("CORVUS_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let venv = crate_dir().join(".venv/bin/python");
+    if venv.is_file() { venv } else { PathBuf::from("python3") }
+}
+
+/// Whether clingo can be used. Under CI (env `CI` set) a missing clingo
+/// fails the test instead of skipping it.
+pub fn clingo_available() -> bool {
+    let ok = Command::new(python())
+        .args(["-c", "import clingo"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        if std::env::var_os("CI").is_some() {
+            panic!("clingo is not importable by {} but CI is set", python().display());
+        }
+        eprintln!(
+            "\n########################################################\n\
+             SKIPPED: clingo is not importable by {} (pip install clingo,\n\
+             or set CORVUS_PYTHON); the clingo checks did not run.\n\
+             ########################################################\n",
+            python().display()
+        );
+    }
+    ok
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Sat,
+    Unsat,
+}
+
+/// Runs tests/clingo_check.py: `witness` = None asks whether any witness
+/// exists.
+pub fn clingo(encoding: &Path, instance: &Path, witness: Option<&Path>) -> Verdict {
+    let script = crate_dir().join("tests/clingo_check.py");
+    let w = witness
+        .map(|w| w.display().to_string())
+        .unwrap_or_else(|| "--none".to_string());
+    let o = Command::new(python())
+        .arg(&script)
+        .arg(encoding)
+        .arg(instance)
+        .arg(&w)
+        .output()
+        .expect("python runs");
+    match o.status.code() {
+        Some(0) => Verdict::Sat,
+        Some(1) => Verdict::Unsat,
+        _ => panic!(
+            "clingo check failed on {} with {w}: {}",
+            instance.display(),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    }
+}
