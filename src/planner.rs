@@ -452,10 +452,10 @@ fn with_perimeter(
     match PerimeterTable::build(task, &config) {
         Ok(table) => {
             if verbose {
-                let radius = if table.radius() == u64::MAX {
-                    "the whole backward space".to_string()
-                } else {
-                    format!("radius {}", table.radius())
+                let radius = match table.settled() {
+                    u64::MAX => "the whole backward space".to_string(),
+                    0 => "empty".to_string(),
+                    s => format!("radius {}", s - 1),
                 };
                 eprintln!(
                     "perimeter: {} states, {radius}, {:.3}s",

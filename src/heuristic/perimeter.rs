@@ -70,9 +70,11 @@ pub enum PerimeterError {
 /// Exact goal distances of all states within `radius` of the goal.
 pub struct PerimeterTable {
     states: StateRegistry,
-    /// Distance of each stored state; only values `<= radius` are final.
+    /// Distance of each stored state; only values below `settled` are final.
     dist: Vec<u64>,
-    radius: u64,
+    /// Every state with goal distance below this is stored, with its exact
+    /// distance (u64::MAX when the backward search ran to exhaustion).
+    settled: u64,
     /// True when the backward search exhausted the whole space: every state
     /// not stored cannot reach the goal at all.
     exhausted: bool,
@@ -140,7 +142,7 @@ impl PerimeterTable {
         let width = words_for(task.num_facts());
         let mut current = vec![0u64; width];
         let mut predecessors: Vec<Vec<u64>> = Vec::new();
-        let mut radius = u64::MAX;
+        let mut settled = u64::MAX;
         let mut exhausted = true;
         let mut popped: u64 = 0;
         while let Some(Reverse((d, id))) = queue.pop() {
@@ -151,8 +153,9 @@ impl PerimeterTable {
             let over_budget =
                 states.len() >= config.max_states || (popped.is_multiple_of(1024) && start.elapsed() > config.max_time);
             if over_radius || over_budget {
-                // Everything closer than d is settled.
-                radius = d.saturating_sub(1);
+                // Everything closer than d is settled (with zero-cost
+                // operators, states at distance d may still be missing).
+                settled = d;
                 exhausted = false;
                 break;
             }
@@ -177,14 +180,15 @@ impl PerimeterTable {
         Ok(PerimeterTable {
             states,
             dist,
-            radius,
+            settled,
             exhausted,
         })
     }
 
-    /// All states with goal distance at most this are stored, with exact distances.
-    pub fn radius(&self) -> u64 {
-        self.radius
+    /// All states with goal distance below this are stored, with exact
+    /// distances; `u64::MAX` after an exhaustive backward search.
+    pub fn settled(&self) -> u64 {
+        self.settled
     }
 
     pub fn num_states(&self) -> usize {
@@ -192,13 +196,13 @@ impl PerimeterTable {
     }
 
     /// The exact goal distance if the state is inside the perimeter; `Err`
-    /// with the lower bound `radius + 1` otherwise, or `Ok(None)` when the
-    /// backward search exhausted the space without meeting the state.
+    /// with the lower bound [`Self::settled`] otherwise, or `Ok(None)` when
+    /// the backward search exhausted the space without meeting the state.
     pub fn lookup(&self, words: &[u64]) -> Result<Option<u64>, u64> {
         match self.states.find(words) {
-            Some(id) if self.dist[id as usize] <= self.radius => Ok(Some(self.dist[id as usize])),
+            Some(id) if self.dist[id as usize] < self.settled || self.exhausted => Ok(Some(self.dist[id as usize])),
             _ if self.exhausted => Ok(None),
-            _ => Err(self.radius.saturating_add(1)),
+            _ => Err(self.settled),
         }
     }
 }
@@ -498,5 +502,78 @@ impl Heuristic for PerimeterHeuristic {
 
     fn is_admissible(&self) -> bool {
         self.inner.is_admissible()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::Blind;
+    use crate::heuristic::unary::testing::{Lcg, perfect_costs, random_task};
+
+    fn build(task: &Task, max_states: usize) -> PerimeterTable {
+        let config = PerimeterConfig {
+            max_states,
+            ..PerimeterConfig::default()
+        };
+        PerimeterTable::build(task, &config).expect("small tasks have few goal states")
+    }
+
+    #[test]
+    fn exhaustive_backward_search_gives_the_perfect_heuristic() {
+        let mut rng = Lcg(7);
+        for _ in 0..300 {
+            let task = random_task(&mut rng, 6, 8);
+            let table = build(&task, usize::MAX);
+            let mut h = PerimeterHeuristic::new(build(&task, usize::MAX), Box::new(Blind::new(&task)));
+            assert_eq!(table.settled(), u64::MAX, "nothing stops an exhaustive search");
+            for (state, perfect) in perfect_costs(&task) {
+                assert_eq!(h.evaluate(state.bits()), perfect, "reachable state of {task:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_perimeter_is_exact_inside_and_admissible_outside() {
+        let mut rng = Lcg(11);
+        let mut inside = 0;
+        for _ in 0..300 {
+            let task = random_task(&mut rng, 7, 10);
+            let table = build(&task, 40);
+            let settled = table.settled();
+            let mut h = PerimeterHeuristic::new(table, Box::new(Blind::new(&task)));
+            for (state, perfect) in perfect_costs(&task) {
+                let value = h.evaluate(state.bits());
+                match perfect {
+                    Some(p) if p < settled => {
+                        assert_eq!(value, Some(p), "settled {settled} state {state:?} task {task:?}");
+                        inside += 1;
+                    }
+                    Some(p) => assert!(value.is_some_and(|v| v <= p), "{value:?} > {p}"),
+                    None => {}
+                }
+            }
+        }
+        assert!(
+            inside > 20,
+            "the tests must reach states inside the perimeter: {inside}"
+        );
+    }
+
+    #[test]
+    fn astar_with_a_perimeter_finds_optimal_plans() {
+        use crate::search::{Outcome, SearchConfig, search};
+        let mut rng = Lcg(5);
+        for _ in 0..200 {
+            let task = random_task(&mut rng, 7, 10);
+            let mut blind = Blind::new(&task);
+            let (expected, _) = search(&task, &mut blind, None, &SearchConfig::default());
+            let mut h = PerimeterHeuristic::new(build(&task, 5), Box::new(Blind::new(&task)));
+            let (got, _) = search(&task, &mut h, None, &SearchConfig::default());
+            match (expected, got) {
+                (Outcome::Solved(a), Outcome::Solved(b)) => assert_eq!(task.plan_cost(&a), task.plan_cost(&b)),
+                (a, b) => assert_eq!(a, b),
+            }
+        }
     }
 }
