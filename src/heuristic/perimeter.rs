@@ -127,7 +127,8 @@ impl PerimeterTable {
         let start = Instant::now();
         let invariants = Invariants::new(task);
         let goals = goal_states(task, &invariants, config.max_goal_states)?;
-        let regression = Regression::new(task, config.max_open_facts)?;
+        let regression = Regression::new(task, config.max_open_facts, &invariants)?;
+        let mut scratch = Scratch::default();
 
         let mut states = StateRegistry::new(task.num_facts());
         let mut dist: Vec<u64> = Vec::new();
@@ -161,9 +162,11 @@ impl PerimeterTable {
             }
             popped += 1;
             current.copy_from_slice(states.words(id));
-            for o in regression.candidates(&current) {
+            regression.candidates(&current, &mut scratch.ops);
+            for i in 0..scratch.ops.len() {
+                let o = scratch.ops[i];
                 let op = &task.operators[o as usize];
-                regression.predecessors(op, &current, &invariants, &mut predecessors);
+                regression.predecessors(o, op, &current, &invariants, &mut scratch, &mut predecessors);
                 let nd = d + op.cost as u64;
                 for p in predecessors.drain(..) {
                     let (pid, new) = states.insert(&p);
@@ -213,10 +216,23 @@ struct Regression {
     by_add: Vec<OpId>,
     /// Operators without add effects.
     always: Vec<OpId>,
+    /// Per operator: effect facts whose earlier value is open, and the
+    /// invariant groups its effects touch.
+    open: Vec<Vec<FactId>>,
+    groups: Vec<Vec<u32>>,
+}
+
+/// Buffers reused by every regression step.
+#[derive(Default)]
+struct Scratch {
+    ops: Vec<OpId>,
+    base: Vec<u64>,
+    candidate: Vec<u64>,
+    after: Vec<u64>,
 }
 
 impl Regression {
-    fn new(task: &Task, max_open: usize) -> Result<Self, PerimeterError> {
+    fn new(task: &Task, max_open: usize, inv: &Invariants) -> Result<Self, PerimeterError> {
         let n = task.num_facts();
         let mut uses = vec![0u32; n];
         for op in &task.operators {
@@ -258,25 +274,64 @@ impl Regression {
                 None => always.push(o as OpId),
             }
         }
-        Ok(Regression { start, by_add, always })
+        let mut open_of = Vec::with_capacity(task.num_operators());
+        let mut groups_of = Vec::with_capacity(task.num_operators());
+        for op in &task.operators {
+            let mut open: Vec<FactId> = Vec::new();
+            for &f in op.add.iter().chain(&op.del) {
+                if !op.pre.contains(&f) && !op.pre_neg.contains(&f) && !open.contains(&f) {
+                    open.push(f);
+                }
+            }
+            let mut groups: Vec<u32> = op
+                .add
+                .iter()
+                .chain(&op.del)
+                .flat_map(|&f| inv.of_fact[f as usize].iter().copied())
+                .collect();
+            groups.sort_unstable();
+            groups.dedup();
+            open_of.push(open);
+            groups_of.push(groups);
+        }
+        Ok(Regression {
+            start,
+            by_add,
+            always,
+            open: open_of,
+            groups: groups_of,
+        })
     }
 
     /// Operators that may have produced `state` (one add fact true; the
     /// full test is in [`Self::predecessors`]).
-    fn candidates<'a>(&'a self, state: &'a [u64]) -> impl Iterator<Item = OpId> + 'a {
+    fn candidates(&self, state: &[u64], out: &mut Vec<OpId>) {
+        out.clear();
         let n = self.start.len() - 1;
-        (0..n)
-            .filter(move |&f| holds(state, f as FactId))
-            .flat_map(move |f| {
-                self.by_add[self.start[f] as usize..self.start[f + 1] as usize]
-                    .iter()
-                    .copied()
-            })
-            .chain(self.always.iter().copied())
+        for (wi, &word) in state.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let f = wi * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                if f >= n {
+                    break;
+                }
+                out.extend_from_slice(&self.by_add[self.start[f] as usize..self.start[f + 1] as usize]);
+            }
+        }
+        out.extend_from_slice(&self.always);
     }
 
-    /// All invariant-respecting states from which `op` leads to `state`.
-    fn predecessors(&self, op: &Operator, state: &[u64], inv: &Invariants, out: &mut Vec<Vec<u64>>) {
+    /// All invariant-respecting states from which operator `o` leads to `state`.
+    fn predecessors(
+        &self,
+        o: OpId,
+        op: &Operator,
+        state: &[u64],
+        inv: &Invariants,
+        scratch: &mut Scratch,
+        out: &mut Vec<Vec<u64>>,
+    ) {
         // The successor must show the effects.
         if !op.add.iter().all(|&f| holds(state, f)) {
             return;
@@ -292,52 +347,44 @@ impl Regression {
         {
             return;
         }
-        let mut base = state.to_vec();
-        let mut open: Vec<FactId> = Vec::new();
+        let open = &self.open[o as usize];
+        let groups = &self.groups[o as usize];
+        let base = &mut scratch.base;
+        base.clear();
+        base.extend_from_slice(state);
         for &f in op.add.iter().chain(&op.del) {
-            if op.pre.contains(&f) {
-                set(&mut base, f, true);
-            } else if op.pre_neg.contains(&f) {
-                set(&mut base, f, false);
-            } else if !open.contains(&f) {
-                set(&mut base, f, false);
-                open.push(f);
-            }
+            // Required facts were true; forbidden and open ones start false.
+            set(base, f, op.pre.contains(&f));
         }
-        // Groups to check: those touching an effect fact.
-        let mut groups: Vec<u32> = op
-            .add
-            .iter()
-            .chain(&op.del)
-            .flat_map(|&f| inv.of_fact[f as usize].iter().copied())
-            .collect();
-        groups.sort_unstable();
-        groups.dedup();
         for mask in 0u32..(1u32 << open.len()) {
-            let mut candidate = base.clone();
+            let candidate = &mut scratch.candidate;
+            candidate.clear();
+            candidate.extend_from_slice(base);
             for (i, &f) in open.iter().enumerate() {
                 if mask >> i & 1 == 1 {
-                    set(&mut candidate, f, true);
+                    set(candidate, f, true);
                 }
             }
-            if !groups.iter().all(|&g| inv.holds(g, &candidate)) {
+            if !groups.iter().all(|&g| inv.holds(g, candidate)) {
                 continue;
             }
             // Replay forward: the candidate must really lead to `state`.
             let applicable =
-                op.pre.iter().all(|&f| holds(&candidate, f)) && !op.pre_neg.iter().any(|&f| holds(&candidate, f));
+                op.pre.iter().all(|&f| holds(candidate, f)) && !op.pre_neg.iter().any(|&f| holds(candidate, f));
             if !applicable {
                 continue;
             }
-            let mut after = candidate.clone();
+            let after = &mut scratch.after;
+            after.clear();
+            after.extend_from_slice(candidate);
             for &f in &op.del {
-                set(&mut after, f, false);
+                set(after, f, false);
             }
             for &f in &op.add {
-                set(&mut after, f, true);
+                set(after, f, true);
             }
-            if after == state {
-                out.push(candidate);
+            if after[..] == state[..] {
+                out.push(candidate.clone());
             }
         }
     }
