@@ -307,8 +307,14 @@ fn run(
     log(
         options,
         format!(
-            "grounded: {} facts, {} operators, {} static facts folded away, {:.3}s",
-            ground_stats.facts, ground_stats.operators, ground_stats.static_facts, ground_stats.seconds
+            "grounded: {} facts, {} operators, {} static facts folded away, \
+             {} constant or irrelevant facts and {} irrelevant or duplicate operators removed, {:.3}s",
+            ground_stats.facts,
+            ground_stats.operators,
+            ground_stats.static_facts,
+            ground_stats.removed_facts,
+            ground_stats.removed_operators,
+            ground_stats.seconds
         ),
     );
 

@@ -10,8 +10,11 @@
 //!    argument positions, never by enumerating all parameter tuples.
 //! 3. Reachable facts and operators are numbered in sorted order, so the
 //!    same input always gives the same [`Task`].
+//! 4. Constant and goal-irrelevant facts and operators are removed
+//!    ([`simplify`]).
 
 mod join;
+mod simplify;
 mod symbols;
 
 use std::collections::VecDeque;
@@ -29,6 +32,10 @@ pub struct GroundStats {
     pub facts: usize,
     pub operators: usize,
     pub static_facts: usize,
+    /// Constant or goal-irrelevant facts removed after grounding.
+    pub removed_facts: usize,
+    /// Irrelevant or duplicate operators removed after grounding.
+    pub removed_operators: usize,
     pub seconds: f64,
 }
 
@@ -43,8 +50,23 @@ pub enum GroundError {
     Unsupported(String),
 }
 
-/// Grounds a checked domain and problem. Numbering is deterministic.
+/// Grounds a checked domain and problem and simplifies the result.
+/// Numbering is deterministic.
 pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
+    let start = Instant::now();
+    let (task, mut stats) = ground_reachable(domain, problem)?;
+    let (task, removed) = simplify::simplify(task)
+        .map_err(|f| GroundError::GoalUnreachable(format!("(not {f}) (the fact is always true)")))?;
+    stats.facts = task.num_facts();
+    stats.operators = task.num_operators();
+    stats.removed_facts = removed.facts;
+    stats.removed_operators = removed.operators;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok((task, stats))
+}
+
+/// The relaxed-reachable part of the task, before simplification.
+fn ground_reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
     let mut grounder = Grounder::new(domain, problem)?;
     grounder.reach();
@@ -54,6 +76,8 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats),
         facts: task.num_facts(),
         operators: task.num_operators(),
         static_facts,
+        removed_facts: 0,
+        removed_operators: 0,
         seconds: start.elapsed().as_secs_f64(),
     };
     Ok((task, stats))
@@ -729,7 +753,7 @@ mod tests {
 
     #[test]
     fn blocks_world_without_inequality_reaches_self_stacking() {
-        let (task, stats) = ground(&blocks(false), &blocks3()).expect("grounds");
+        let (task, stats) = ground_reachable(&blocks(false), &blocks3()).expect("grounds");
         // clear, ontable, holding: 3 each; handempty; on: 9 (on a a is relaxed-reachable).
         assert_eq!(task.num_facts(), 19);
         assert_eq!(task.num_operators(), 3 + 3 + 9 + 9);
@@ -747,7 +771,7 @@ mod tests {
 
     #[test]
     fn blocks_world_with_inequality_folds_equality() {
-        let (task, _) = ground(&blocks(true), &blocks3()).expect("grounds");
+        let (task, _) = ground_reachable(&blocks(true), &blocks3()).expect("grounds");
         assert_eq!(task.num_facts(), 3 * 3 + 1 + 6);
         assert_eq!(task.num_operators(), 3 + 3 + 6 + 6);
         assert!(fact_id(&task, "on a a").is_none());
@@ -784,13 +808,13 @@ mod tests {
 
     #[test]
     fn grounding_is_deterministic_and_independent_of_object_order() {
-        let (t1, _) = ground(&blocks(true), &blocks3()).expect("grounds");
-        let (t2, _) = ground(&blocks(true), &blocks3()).expect("grounds");
+        let (t1, _) = ground_reachable(&blocks(true), &blocks3()).expect("grounds");
+        let (t2, _) = ground_reachable(&blocks(true), &blocks3()).expect("grounds");
         assert_eq!(t1, t2);
         let mut p = blocks3();
         p.objects.reverse();
         p.init.reverse();
-        let (t3, _) = ground(&blocks(true), &p).expect("grounds");
+        let (t3, _) = ground_reachable(&blocks(true), &p).expect("grounds");
         assert_eq!(t1, t3);
     }
 
@@ -817,7 +841,7 @@ mod tests {
     #[test]
     fn statics_are_folded_and_unreachable_parts_removed() {
         let (d, p) = roads();
-        let (task, stats) = ground(&d, &p).expect("grounds");
+        let (task, stats) = ground_reachable(&d, &p).expect("grounds");
         let names: Vec<String> = task.facts.iter().map(Fact::to_string).collect();
         assert_eq!(names, vec!["(at a)", "(at b)", "(at c)"]);
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
@@ -831,15 +855,18 @@ mod tests {
     fn unreachable_goals_are_reported() {
         let (d, mut p) = roads();
         p.goal = problem(&[], &[], &["at d"]).goal;
-        assert_eq!(ground(&d, &p), Err(GroundError::GoalUnreachable("(at d)".to_string())));
+        assert_eq!(
+            ground_reachable(&d, &p),
+            Err(GroundError::GoalUnreachable("(at d)".to_string()))
+        );
         // A false static goal, and a true static negative goal.
         p.goal = problem(&[], &[], &["road a c"]).goal;
-        assert!(matches!(ground(&d, &p), Err(GroundError::GoalUnreachable(_))));
+        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::GoalUnreachable(_))));
         p.goal = problem(&[], &[], &["not road a b"]).goal;
-        assert!(matches!(ground(&d, &p), Err(GroundError::GoalUnreachable(_))));
+        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::GoalUnreachable(_))));
         // A negative goal on a never-reachable fact is trivially true.
         p.goal = problem(&[], &[], &["not at d", "at c"]).goal;
-        let (task, _) = ground(&d, &p).expect("grounds");
+        let (task, _) = ground_reachable(&d, &p).expect("grounds");
         assert!(task.goal_neg.is_empty());
         assert_eq!(task.goal.len(), 1);
     }
@@ -869,7 +896,7 @@ mod tests {
             &["at a", "visited a", "link a b", "link a c", "link b a", "blocked c"],
             &["at b"],
         );
-        let (task, _) = ground(&d, &p).expect("grounds");
+        let (task, _) = ground_reachable(&d, &p).expect("grounds");
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
         assert_eq!(ops, vec!["(go a b)", "(go b a)"]);
         let go = op(&task, "(go b a)").unwrap();
@@ -901,7 +928,7 @@ mod tests {
             ],
         );
         let p = problem(&[("a", "object")], &["p a"], &["q a"]);
-        let (task, _) = ground(&d, &p).expect("grounds");
+        let (task, _) = ground_reachable(&d, &p).expect("grounds");
         let touch = op(&task, "(touch a)").unwrap();
         assert_eq!(touch.del, Vec::<FactId>::new());
         assert_eq!(touch.add.len(), 2);
@@ -936,7 +963,7 @@ mod tests {
             &[],
             &["flying p"],
         );
-        let (task, _) = ground(&d, &p).expect("grounds");
+        let (task, _) = ground_reachable(&d, &p).expect("grounds");
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
         assert_eq!(ops, vec!["(fly p)", "(lift h)", "(start p)", "(start t)"]);
         // (fly h) needs (running h), which only vehicles reach.
@@ -964,7 +991,7 @@ mod tests {
             &["edge a b", "edge b b"],
             &["at home"],
         );
-        let (task, _) = ground(&d, &p).expect("grounds");
+        let (task, _) = ground_reachable(&d, &p).expect("grounds");
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
         assert_eq!(ops, vec!["(home b)", "(loop b)"]);
     }
@@ -994,7 +1021,7 @@ mod tests {
     #[test]
     fn action_costs_from_functions() {
         let (d, p) = costed();
-        let (task, _) = ground(&d, &p).expect("grounds");
+        let (task, _) = ground_reachable(&d, &p).expect("grounds");
         assert!(task.has_action_costs);
         assert_eq!(op(&task, "(drive a b)").unwrap().cost, 6);
         assert_eq!(op(&task, "(drive b c)").unwrap().cost, 8);
@@ -1004,7 +1031,7 @@ mod tests {
         // Without the metric the task is unit cost.
         let mut unit = p.clone();
         unit.minimize_total_cost = false;
-        let (task, _) = ground(&d, &unit).expect("grounds");
+        let (task, _) = ground_reachable(&d, &unit).expect("grounds");
         assert!(!task.has_action_costs);
         assert!(task.operators.iter().all(|o| o.cost == 1));
     }
@@ -1013,25 +1040,25 @@ mod tests {
     fn bad_costs_are_errors() {
         let (d, mut p) = costed();
         p.numeric_init.pop();
-        match ground(&d, &p) {
+        match ground_reachable(&d, &p) {
             Err(GroundError::Unsupported(m)) => assert!(m.contains("(dist b c)"), "{m}"),
             other => panic!("expected an error, got {other:?}"),
         }
         let (d, mut p) = costed();
         p.numeric_init[0].value = -3;
-        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
     }
 
     #[test]
     fn malformed_input_is_an_error_not_a_panic() {
         let (mut d, p) = roads();
         d.actions[0].precondition.push(pos("road ?from ?nowhere"));
-        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (mut d, p) = roads();
         d.actions[0].precondition.push(pos("road ?from"));
-        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (d, mut p) = roads();
         p.init.push(ground_atom("road a b c"));
-        assert!(matches!(ground(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
     }
 }
