@@ -21,6 +21,9 @@ use crate::task::{Fact, FactId, Operator, Task};
 
 use super::symbols::FastMap;
 
+/// An operator's preconditions and effects (pre, pre_neg, add, del).
+type Signature = (Vec<FactId>, Vec<FactId>, Vec<FactId>, Vec<FactId>);
+
 /// What the simplification removed, for the log.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Removed {
@@ -75,7 +78,7 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
             &mut needed_false[f as usize]
         };
         // A constant fact needed true needs nothing done.
-        if !*flag && !(truth && constant[f as usize]) {
+        if !(*flag || truth && constant[f as usize]) {
             *flag = true;
             queue.push(f << 1 | truth as u32);
         }
@@ -102,7 +105,6 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
             }
         }
     }
-    drop(need);
 
     // Renumber the kept facts in their original order.
     let mut new_id: Vec<Option<FactId>> = vec![None; n];
@@ -116,7 +118,7 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
     let map = |list: &[FactId]| -> Vec<FactId> { list.iter().filter_map(|&f| new_id[f as usize]).collect() };
 
     let mut operators: Vec<Operator> = Vec::new();
-    let mut seen: FastMap<(Vec<FactId>, Vec<FactId>, Vec<FactId>, Vec<FactId>), usize> = FastMap::default();
+    let mut seen: FastMap<Signature, usize> = FastMap::default();
     for (op, _) in ops.iter().zip(&relevant_op).filter(|(_, r)| **r) {
         let simplified = Operator {
             action: op.action.clone(),
