@@ -709,9 +709,9 @@ fn sokoban(command: SokobanCommand) -> i32 {
                 Some(path) => match std::fs::write(path, text) {
                     Ok(()) => {
                         eprintln!(
-                            "level {level} of {} ({} stones) written to {}",
+                            "level {level} of {} ({}) written to {}",
                             level_file.display(),
-                            l.stone_count(),
+                            sokoban_xsb::plural(l.stone_count(), "stone"),
                             path.display()
                         );
                         Ok(exit::PLAN_FOUND)

@@ -192,9 +192,9 @@ pub fn parse_level(text: &str, file: &str, number: usize) -> Result<Level, XsbEr
             first_line,
             1,
             format!(
-                "level {number} has {} stones but {} goals; they must be as many",
-                stones.len(),
-                goals.len()
+                "level {number} has {} but {}; they must be as many",
+                plural(stones.len(), "stone"),
+                plural(goals.len(), "goal")
             ),
         ));
     }
@@ -206,6 +206,15 @@ pub fn parse_level(text: &str, file: &str, number: usize) -> Result<Level, XsbEr
         player,
         first_line,
     })
+}
+
+/// `1 stone`, `2 stones`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 /// Reads level `number` (from 1) of an XSB file.
@@ -492,7 +501,7 @@ mod tests {
         assert!(e.message.contains("no player"), "{e}");
         assert_eq!((e.line, e.col), (1, 1));
         let e = parse_level("#####\n#@$ #\n#####\n", "g.xsb", 1).expect_err("no goal");
-        assert!(e.message.contains("1 stones but 0 goals"), "{e}");
+        assert!(e.message.contains("1 stone but 0 goals"), "{e}");
         let e = parse_level("#####\n#@$.\n#####\n", "o.xsb", 1).expect_err("open");
         assert!(e.message.contains("not closed"), "{e}");
         assert_eq!(e.line, 2);
