@@ -318,3 +318,37 @@ fn shared_sokoban_instance_is_drawn_and_its_lurd_replays() {
     assert_eq!(code(&replayed), 0, "{}", stderr(&replayed));
     assert_eq!(stdout(&replayed), end);
 }
+
+/// An IPC Sokoban problem (not written by corvus): the plan corvus finds,
+/// written as LURD from the PDDL geometry, solves the XSB level that the
+/// problem file carries in its leading comment.
+#[test]
+fn ipc_sokoban_lurd_solves_the_level_in_its_comment() {
+    let dir = scratch("show-ipc");
+    let domain = "problems/ipc/sokoban-sat08-strips/domain.pddl";
+    let problem = "problems/ipc/sokoban-sat08-strips/p01.pddl";
+    let plan = dir.join("p01.plan");
+    let pl = plan.display().to_string();
+    let out = corvus(&["solve", domain, problem, "--plan-file", &pl, "-q"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = std::fs::read_to_string(crate_dir().join(problem)).expect("problem");
+    let level: String = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(";; "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(level.contains('@'), "{level}");
+    let xsb = dir.join("p01.xsb");
+    std::fs::write(&xsb, &level).expect("write");
+    let lurd = corvus(&["sokoban", "lurd", domain, problem, &pl]);
+    assert_eq!(code(&lurd), 0, "{}", stderr(&lurd));
+    let replayed = corvus(&["sokoban", "replay", &xsb.display().to_string(), stdout(&lurd).trim()]);
+    assert_eq!(code(&replayed), 0, "{}: {}", stdout(&lurd), stderr(&replayed));
+    // The drawn start and end states hold the same stones and goals.
+    let steps = stdout(&lurd).trim().len().to_string();
+    let end = corvus(&["show", domain, problem, &pl, "--step", &steps]);
+    assert_eq!(code(&end), 0, "{}", stderr(&end));
+    let drawn = picture(&stdout(&end));
+    assert_eq!(drawn.matches('*').count(), level.matches('$').count(), "{drawn}");
+    assert_eq!(drawn.matches('$').count(), 0, "{drawn}");
+}

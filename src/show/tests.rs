@@ -178,3 +178,19 @@ fn other_domains_are_refused_by_name() {
         "{e}"
     );
 }
+
+#[test]
+fn animation_clears_the_screen_before_each_picture() {
+    let frames: Vec<Frame> = (0..3)
+        .map(|i| Frame {
+            step: i,
+            action: (i > 0).then(|| format!("(a{i})")),
+            picture: format!("picture {i}"),
+        })
+        .collect();
+    let mut out = Vec::new();
+    animate(&frames, Duration::from_millis(0), &mut out).expect("writes");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert_eq!(text.matches("\x1b[H\x1b[2J").count(), 3);
+    assert!(text.ends_with("\x1b[H\x1b[2Jstep 2: (a2)\npicture 2\n\n"), "{text:?}");
+}
