@@ -97,7 +97,7 @@ corvus sokoban import levels.xsb --level 3 --asp --steps 60 > level3.asp"
         #[arg(long)]
         asp: bool,
         /// Step bound N of the ASP instance (step(1..N)) [default: 200].
-        #[arg(long, value_name = "N", requires = "asp")]
+        #[arg(long, value_name = "N", requires = "asp", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         steps: Option<u64>,
         /// Where to write [default: stdout].
         #[arg(short, long, value_name = "FILE")]
@@ -723,15 +723,15 @@ fn sokoban(command: SokobanCommand) -> i32 {
                 },
             }
         }),
-        SokobanCommand::Lurd { files } => load_plan_task(&files, Some(FamilyArg::Sokoban)).and_then(|t| {
-            match corvus::show::lurd(&t.domain, &t.problem, &t.plan) {
+        SokobanCommand::Lurd { files } => {
+            load_plan_task(&files, None).and_then(|t| match corvus::show::lurd(&t.domain, &t.problem, &t.plan) {
                 Ok(s) => write_stdout(&format!("{s}\n")).map(|()| exit::PLAN_FOUND),
                 Err(e) => {
                     eprintln!("error: {e}");
                     Err(e.exit_code())
                 }
-            }
-        }),
+            })
+        }
         SokobanCommand::Replay {
             level_file,
             lurd,
