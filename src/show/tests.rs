@@ -194,3 +194,35 @@ fn animation_clears_the_screen_before_each_picture() {
     assert_eq!(text.matches("\x1b[H\x1b[2J").count(), 3);
     assert!(text.ends_with("\x1b[H\x1b[2Jstep 2: (a2)\npicture 2\n\n"), "{text:?}");
 }
+
+#[test]
+fn names_that_contradict_the_adjacency_are_not_trusted() {
+    let level = parse_level(CLASSIC, "c.xsb", 1).expect("level");
+    // Swap the names of two cells: their numbers now lie about the geometry.
+    let swapped = level
+        .to_pddl("c")
+        .replace("pos_4_4", "tmp")
+        .replace("pos_2_5", "pos_4_4")
+        .replace("tmp", "pos_2_5");
+    let (d, p) = sokoban_task(&swapped);
+    let shown = film(&d, &p, &Plan::default()).expect("drawable");
+    assert_eq!(format!("{}\n", shown.frames[0].picture), CLASSIC);
+}
+
+#[test]
+fn a_separate_floor_area_is_drawn_beside_the_players() {
+    let level = parse_level(CLASSIC, "c.xsb", 1).expect("level");
+    let renamed = without_coordinates(&level.to_pddl("c"));
+    let with_island = renamed
+        .replace(" - location", " islanda islandb - location")
+        .replace(
+            "  (:init\n",
+            "  (:init\n    (adjacent islanda islandb dir_right) (adjacent islandb islanda dir_left)\n    (nongoal-cell islanda) (nongoal-cell islandb) (clear islanda) (clear islandb)\n",
+        );
+    let (d, p) = sokoban_task(&with_island);
+    let shown = film(&d, &p, &Plan::default()).expect("drawable");
+    // Each area is laid out from its first cell; the island starts on the
+    // player's row, one wall column to the right.
+    let expected = "  ####\n###  #\n#  $ ####\n# .@ #  #\n#    ####\n######";
+    assert_eq!(shown.frames[0].picture, expected);
+}
