@@ -45,6 +45,84 @@ corvus solve d.pddl p.pddl --max-steps 40 --time-limit 5m --memory-limit 8G")]
         #[command(subcommand)]
         command: AspCommand,
     },
+    /// Draw a Hanoi or Sokoban plan step by step: INSTANCE.asp WITNESS, or DOMAIN PROBLEM PLAN.
+    #[command(
+        after_help = "Exit codes: 0 drawn, 1 a step does not apply or the goal does not hold (the \
+states up to it are drawn), 2 --step beyond the plan, 31 input error, 34 neither Hanoi nor Sokoban.\n\n\
+Examples:\n  corvus show problems/hanoi-seed.asp problems/hanoi-seed.witness\n  \
+corvus show domains/sokoban.pddl problem.pddl sas_plan --step 12\n  \
+corvus show level.asp witness.lp --animate --delay 150"
+    )]
+    Show(ShowArgs),
+    /// Sokoban levels in the XSB text format: import, LURD export, LURD replay.
+    Sokoban {
+        #[command(subcommand)]
+        command: SokobanCommand,
+    },
+}
+
+#[derive(clap::Args)]
+struct ShowArgs {
+    /// INSTANCE.asp WITNESS, or DOMAIN PROBLEM PLAN.
+    #[arg(num_args = 2..=3, required = true, value_name = "FILES")]
+    files: Vec<PathBuf>,
+    /// Only the state after N steps.
+    #[arg(long, value_name = "N", conflicts_with = "animate")]
+    step: Option<usize>,
+    /// Play the plan in place on the terminal (the plain sequence when stdout is not a terminal).
+    #[arg(long)]
+    animate: bool,
+    /// Milliseconds between pictures of --animate.
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    delay: u64,
+    /// Instance family of INSTANCE.asp [default: detected from the predicates].
+    #[arg(long, value_enum)]
+    family: Option<FamilyArg>,
+}
+
+#[derive(Subcommand)]
+enum SokobanCommand {
+    /// Turn an XSB level into a PDDL problem for domains/sokoban.pddl, or into ASP instance facts.
+    #[command(
+        after_help = "Exit codes: 0 written, 31 unreadable level (file:line:col).\n\nExamples:\n  \
+corvus sokoban import level.xsb -o problem.pddl\n  \
+corvus sokoban import levels.xsb --level 3 --asp --steps 60 > level3.asp"
+    )]
+    Import {
+        level_file: PathBuf,
+        /// Which level of the file, from 1.
+        #[arg(long, value_name = "K", default_value_t = 1)]
+        level: usize,
+        /// Write the ASP Competition's instance facts instead of PDDL.
+        #[arg(long)]
+        asp: bool,
+        /// Step bound N of the ASP instance (step(1..N)) [default: 200].
+        #[arg(long, value_name = "N", requires = "asp", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        steps: Option<u64>,
+        /// Where to write [default: stdout].
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Print a Sokoban plan as a LURD string: INSTANCE.asp WITNESS, or DOMAIN PROBLEM PLAN.
+    #[command(
+        after_help = "l u r d walk, L U R D push.\n\nExample:\n  corvus sokoban lurd domains/sokoban.pddl problem.pddl sas_plan"
+    )]
+    Lurd {
+        #[arg(num_args = 2..=3, required = true, value_name = "FILES")]
+        files: Vec<PathBuf>,
+    },
+    /// Play a LURD string on an XSB level and draw the end state; exit 0 when every stone is on a goal.
+    #[command(
+        after_help = "Exit codes: 0 solved, 1 a move does not apply or stones are left off goals, \
+31 unreadable level.\n\nExample:\n  corvus sokoban replay level.xsb ruulDrdL"
+    )]
+    Replay {
+        level_file: PathBuf,
+        /// The moves; `-` reads them from stdin.
+        lurd: String,
+        #[arg(long, value_name = "K", default_value_t = 1)]
+        level: usize,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -262,6 +340,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve(&args),
         Command::Validate { domain, problem, plan } => validate(&domain, &problem, &plan),
         Command::Asp { command } => asp(command),
+        Command::Show(args) => show(&args),
+        Command::Sokoban { command } => sokoban(command),
     };
     ExitCode::from(code as u8)
 }
@@ -488,4 +568,202 @@ fn asp(command: AspCommand) -> i32 {
             e.exit_code()
         }
     }
+}
+
+/// A plan with its task, from `INSTANCE.asp WITNESS` or `DOMAIN PROBLEM PLAN`.
+struct PlanTask {
+    domain: corvus::pddl::Domain,
+    problem: corvus::pddl::Problem,
+    plan: corvus::plan::Plan,
+}
+
+/// Loads the task and plan; on failure the error is printed and its exit code returned.
+fn load_plan_task(files: &[PathBuf], family: Option<FamilyArg>) -> Result<PlanTask, i32> {
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).map_err(|e| {
+            eprintln!("error: {}: cannot read file: {e}", path.display());
+            exit::INPUT_ERROR
+        })
+    };
+    match files {
+        [instance, witness] => {
+            let fail = |e: corvus::asp::AspError| {
+                eprintln!("error: {e}");
+                e.exit_code()
+            };
+            let i = corvus::asp::Instance::load(instance, family.map(FamilyArg::family)).map_err(fail)?;
+            for w in &i.warnings {
+                eprintln!("warning: {w}");
+            }
+            let text = read(witness)?;
+            let plan = i.plan_of_witness(&text, &witness.display().to_string()).map_err(fail)?;
+            let (domain, problem) = i.pddl_task().map_err(fail)?;
+            Ok(PlanTask { domain, problem, plan })
+        }
+        [domain, problem, plan_path] => {
+            let (domain, problem) = corvus::pddl::load(domain, problem).map_err(|e| {
+                eprintln!("error: {e}");
+                planner::PlannerError::Input(e).exit_code()
+            })?;
+            let text = read(plan_path)?;
+            let plan = corvus::plan::parse_plan(&text, &plan_path.display().to_string()).map_err(|e| {
+                eprintln!("error: {e}");
+                exit::INPUT_ERROR
+            })?;
+            Ok(PlanTask { domain, problem, plan })
+        }
+        _ => {
+            eprintln!("error: expected INSTANCE.asp WITNESS or DOMAIN PROBLEM PLAN");
+            Err(2)
+        }
+    }
+}
+
+fn show(args: &ShowArgs) -> i32 {
+    use std::io::{IsTerminal, Write};
+    let task = match load_plan_task(&args.files, args.family) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let film = match corvus::show::film(&task.domain, &task.problem, &task.plan) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return e.exit_code();
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let written = match args.step {
+        Some(n) if n > film.plan_length => {
+            eprintln!(
+                "error: --step {n} is beyond the plan, which has {} steps",
+                film.plan_length
+            );
+            return 2;
+        }
+        // A plan that fails before step n: its last state that holds.
+        Some(n) => match film.frames.get(n).or(film.frames.last()) {
+            Some(frame) => out.write_all(frame.text().as_bytes()),
+            None => Ok(()),
+        },
+        None if args.animate && out.is_terminal() => {
+            corvus::show::animate(&film.frames, Duration::from_millis(args.delay), &mut out)
+        }
+        None => film
+            .frames
+            .iter()
+            .try_for_each(|frame| out.write_all(frame.text().as_bytes())),
+    };
+    // A closed pipe (`| head`) is the reader's choice, not an error.
+    if let Err(e) = written.and_then(|()| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write to stdout: {e}");
+        return exit::INPUT_ERROR;
+    }
+    match film.error {
+        Some(e) => {
+            eprintln!("error: plan invalid: {e}");
+            exit::PLAN_INVALID
+        }
+        None => exit::PLAN_FOUND,
+    }
+}
+
+/// Writes to stdout; a closed pipe is not an error.
+fn write_stdout(text: &str) -> Result<(), i32> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write to stdout: {e}");
+            Err(exit::INPUT_ERROR)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn sokoban(command: SokobanCommand) -> i32 {
+    use corvus::sokoban_xsb;
+    let load = |path: &Path, number: usize| {
+        sokoban_xsb::load_level(path, number).map_err(|e| {
+            eprintln!("error: {e}");
+            exit::INPUT_ERROR
+        })
+    };
+    let result = match command {
+        SokobanCommand::Import {
+            level_file,
+            level,
+            asp,
+            steps,
+            output,
+        } => load(&level_file, level).and_then(|l| {
+            let text = if asp {
+                l.to_asp(steps.unwrap_or(sokoban_xsb::DEFAULT_ASP_STEPS))
+            } else {
+                l.to_pddl(&sokoban_xsb::problem_name(&level_file, level))
+            };
+            match &output {
+                None => write_stdout(&text).map(|()| exit::PLAN_FOUND),
+                Some(path) => match std::fs::write(path, text) {
+                    Ok(()) => {
+                        eprintln!(
+                            "level {level} of {} ({}) written to {}",
+                            level_file.display(),
+                            sokoban_xsb::plural(l.stone_count(), "stone"),
+                            path.display()
+                        );
+                        Ok(exit::PLAN_FOUND)
+                    }
+                    Err(e) => {
+                        eprintln!("error: cannot write file {}: {e}", path.display());
+                        Err(exit::INPUT_ERROR)
+                    }
+                },
+            }
+        }),
+        SokobanCommand::Lurd { files } => {
+            load_plan_task(&files, None).and_then(|t| match corvus::show::lurd(&t.domain, &t.problem, &t.plan) {
+                Ok(s) => write_stdout(&format!("{s}\n")).map(|()| exit::PLAN_FOUND),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Err(e.exit_code())
+                }
+            })
+        }
+        SokobanCommand::Replay {
+            level_file,
+            lurd,
+            level,
+        } => load(&level_file, level).and_then(|l| {
+            let moves = if lurd == "-" {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                    eprintln!("error: cannot read stdin: {e}");
+                    exit::INPUT_ERROR
+                })?;
+                text
+            } else {
+                lurd
+            };
+            match l.replay_lurd(&moves) {
+                Ok(end) => {
+                    write_stdout(&end.to_xsb())?;
+                    if end.solved() {
+                        eprintln!("solved: every stone is on a goal");
+                        Ok(exit::PLAN_FOUND)
+                    } else {
+                        eprintln!("not solved: stones are left off the goals");
+                        Ok(exit::PLAN_INVALID)
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Ok(exit::PLAN_INVALID)
+                }
+            }
+        }),
+    };
+    result.unwrap_or_else(|code| code)
 }

@@ -443,42 +443,83 @@ pub fn validate(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Valid
     let mut state: HashSet<GroundAtom> = problem.init.iter().cloned().collect();
     let mut cost: u64 = 0;
     for (index, step) in plan.steps.iter().enumerate() {
-        let number = index + 1;
-        let action = bind_step(&world, step, number)?;
-        let binding = bind_params(&world, action, step, number)?;
-        check_precondition(&state, &action.precondition, &binding)?;
-        let del = action
-            .del
-            .iter()
-            .map(|a| binding.atom(a))
-            .collect::<Result<Vec<_>, _>>()?;
-        let add = action
-            .add
-            .iter()
-            .map(|a| binding.atom(a))
-            .collect::<Result<Vec<_>, _>>()?;
-        let step_cost = if world.action_costs {
-            action_cost(&world, action, &binding)?
-        } else {
-            1
-        };
-        for atom in &del {
-            state.remove(atom);
-        }
-        state.extend(add);
+        let step_cost = apply_step(&world, &mut state, step, index + 1)?;
         cost = cost.saturating_add(step_cost);
     }
+    check_goal(problem, &state)?;
+    Ok(Validation {
+        length: plan.steps.len(),
+        cost,
+    })
+}
+
+/// The states a plan passes through, replayed as [`validate`] does.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The initial state, then the state after each step that applied.
+    pub states: Vec<HashSet<GroundAtom>>,
+    /// The first step that does not apply, or the goal that does not hold
+    /// at the end; `None` for a valid plan.
+    pub error: Option<InvalidPlan>,
+}
+
+/// Replays `plan` step by step and keeps every state, stopping at the first
+/// step that does not apply.
+pub fn replay(domain: &Domain, problem: &Problem, plan: &Plan) -> Replay {
+    let world = World::new(domain, problem);
+    let mut state: HashSet<GroundAtom> = problem.init.iter().cloned().collect();
+    let mut states = vec![state.clone()];
+    for (index, step) in plan.steps.iter().enumerate() {
+        if let Err(e) = apply_step(&world, &mut state, step, index + 1) {
+            return Replay { states, error: Some(e) };
+        }
+        states.push(state.clone());
+    }
+    let error = check_goal(problem, &state).err();
+    Replay { states, error }
+}
+
+/// Applies step `number` (from 1) to `state` and returns its cost.
+fn apply_step<'a>(
+    world: &World<'a>,
+    state: &mut HashSet<GroundAtom>,
+    step: &'a PlanStep,
+    number: usize,
+) -> Result<u64, InvalidPlan> {
+    let action = bind_step(world, step, number)?;
+    let binding = bind_params(world, action, step, number)?;
+    check_precondition(state, &action.precondition, &binding)?;
+    let del = action
+        .del
+        .iter()
+        .map(|a| binding.atom(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let add = action
+        .add
+        .iter()
+        .map(|a| binding.atom(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let step_cost = if world.action_costs {
+        action_cost(world, action, &binding)?
+    } else {
+        1
+    };
+    for atom in &del {
+        state.remove(atom);
+    }
+    state.extend(add);
+    Ok(step_cost)
+}
+
+fn check_goal(problem: &Problem, state: &HashSet<GroundAtom>) -> Result<(), InvalidPlan> {
     for goal in &problem.goal {
-        if !holds(&state, goal.positive, &goal.atom) {
+        if !holds(state, goal.positive, &goal.atom) {
             return Err(InvalidPlan::Goal {
                 condition: format_condition(goal.positive, &goal.atom.predicate, &goal.atom.args),
             });
         }
     }
-    Ok(Validation {
-        length: plan.steps.len(),
-        cost,
-    })
+    Ok(())
 }
 
 /// Finds the step's action and checks the number of arguments.

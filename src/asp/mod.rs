@@ -302,6 +302,12 @@ impl Instance {
         Ok((domain, problem))
     }
 
+    /// The translated domain and problem, parsed and checked: the task that
+    /// [`Instance::witness`] replays plans on.
+    pub fn pddl_task(&self) -> Result<(Domain, Problem), AspError> {
+        self.pddl(self.domain_pddl(), &self.problem_pddl())
+    }
+
     /// Replays `plan` (of the shipped domain) on the translated instance,
     /// checks the family's step rules, and writes the witness facts, one per
     /// line in step order.
