@@ -48,7 +48,7 @@ impl ProgressLine {
         self.last_expanded = expanded;
         let layer = layer.map(|l| format!(" | {l}")).unwrap_or_default();
         let line = format!(
-            "[search] expanded {expanded} | {rate:.0} states/s{layer} | {} MB",
+            "[search] expanded {expanded} | {rate:.0} states/s{layer} | memory {} MB",
             memory_bytes / (1 << 20)
         );
         // `\r` + erase-line: the line is redrawn in place.
