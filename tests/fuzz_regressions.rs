@@ -25,3 +25,22 @@ fn nesting_after_a_comment_ended_by_carriage_return_is_refused() {
     let text = "(define (domain d) ; (((( not code\r\n (:predicates (p)))";
     assert!(pddl::parse_domain(text, "d.pddl").is_ok());
 }
+
+/// Ranges are written out: the reader caps the expansion so that a few bytes
+/// cannot claim gigabytes (5 million facts used to be accepted: 780 MB).
+#[test]
+fn range_expansion_is_capped_well_below_a_gigabyte() {
+    let e = corvus::asp::parse_facts("p(1..1000001).", "r.asp").expect_err("over the cap");
+    assert!(
+        e.to_string().starts_with("r.asp:1:1: ranges expand to more than"),
+        "{e}"
+    );
+    let facts = corvus::asp::parse_facts("p(1..1000,1..1000).", "r.asp").expect("exactly at the cap");
+    assert_eq!(facts.len(), 1_000_000);
+    let e = corvus::asp::parse_facts("p(1..1000,1..1000).\n q(1).", "r.asp").expect_err("one past it");
+    assert!(
+        e.to_string()
+            .starts_with("r.asp:2:2: ranges expand to more than 1000000"),
+        "{e}"
+    );
+}

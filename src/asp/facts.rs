@@ -15,8 +15,10 @@ use crate::pddl::Location;
 struct AspGrammar;
 
 /// Ranges are written out, so a hostile `p(1..1000000000).` must not be able
-/// to exhaust memory; real instances have a few thousand facts.
-const MAX_FACTS: usize = 5_000_000;
+/// to exhaust memory; real instances have a few thousand facts. A fact takes
+/// about 150 bytes here, so the limit keeps the reader under 200 MB (5
+/// million facts took 780 MB, before any `--memory-limit` is looked at).
+const MAX_FACTS: usize = 1_000_000;
 
 /// A ground term of a fact.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
