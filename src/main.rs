@@ -159,6 +159,9 @@ corvus asp solve problems/hanoi-seed.asp > witness.lp"
         /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
         #[arg(long, value_name = "M", value_parser = parse_memory)]
         memory_limit: Option<u64>,
+        /// Write the outcome and the final statistics as one JSON object to FILE.
+        #[arg(long, value_name = "FILE")]
+        stats_json: Option<PathBuf>,
         /// Print only errors and the verdict.
         #[arg(long, short)]
         quiet: bool,
@@ -281,6 +284,9 @@ struct SolveArgs {
     /// Where to write the plan.
     #[arg(long, value_name = "FILE", default_value = "sas_plan")]
     plan_file: PathBuf,
+    /// Write the outcome and the final statistics as one JSON object to FILE.
+    #[arg(long, value_name = "FILE")]
+    stats_json: Option<PathBuf>,
     /// Print only errors.
     #[arg(long, short)]
     quiet: bool,
@@ -347,6 +353,16 @@ fn main() -> ExitCode {
 }
 
 fn solve(args: &SolveArgs) -> i32 {
+    let (code, stats) = solve_and_report(args);
+    match &args.stats_json {
+        Some(path) => write_stats_json(path, stats, code),
+        None => code,
+    }
+}
+
+/// Runs `corvus solve`; returns the exit code and the statistics object for
+/// `--stats-json` (without its `exit_code`, which [`write_stats_json`] adds).
+fn solve_and_report(args: &SolveArgs) -> (i32, serde_json::Value) {
     let search = match args.search {
         SearchArg::Astar => SearchKind::Astar,
         SearchArg::Gbfs => SearchKind::Greedy,
@@ -378,16 +394,18 @@ fn solve(args: &SolveArgs) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return e.exit_code();
+            return (e.exit_code(), error_json(&e.to_string()));
         }
     };
     if !args.quiet {
         print_statistics(&report);
     }
+    let json = report_json(&report, &args.plan_file);
     if let Some(found) = &report.plan {
         if let Err(e) = std::fs::write(&args.plan_file, found.to_ipc()) {
-            eprintln!("error: cannot write plan file {}: {e}", args.plan_file.display());
-            return exit::INPUT_ERROR;
+            let message = format!("cannot write plan file {}: {e}", args.plan_file.display());
+            eprintln!("error: {message}");
+            return (exit::INPUT_ERROR, error_json(&message));
         }
         if !args.quiet {
             eprintln!(
@@ -400,7 +418,73 @@ fn solve(args: &SolveArgs) -> i32 {
     } else {
         eprintln!("{}", report.status.describe());
     }
-    report.status.exit_code()
+    (report.status.exit_code(), json)
+}
+
+/// The `status` field of `--stats-json`.
+fn status_name(status: planner::Status) -> &'static str {
+    use planner::Status;
+    match status {
+        Status::Solved => "solved",
+        Status::Unsolvable => "unsolvable",
+        Status::Incomplete => "incomplete",
+        Status::OutOfTime => "out-of-time",
+        Status::OutOfMemory => "out-of-memory",
+        Status::Interrupted => "interrupted",
+    }
+}
+
+fn insert_search_json(map: &mut serde_json::Map<String, serde_json::Value>, s: &corvus::search::Statistics) {
+    map.insert("expanded".into(), s.expanded.into());
+    map.insert("evaluated".into(), s.evaluated.into());
+    map.insert("generated".into(), s.generated.into());
+    map.insert("reopened".into(), s.reopened.into());
+    map.insert("dead_ends".into(), s.dead_ends.into());
+    map.insert("pruned_by_bound".into(), s.pruned_by_bound.into());
+    map.insert("initial_h".into(), s.initial_h.into());
+    map.insert("search_time_s".into(), s.search_time.as_secs_f64().into());
+    map.insert("peak_memory_bytes".into(), s.peak_memory_bytes.into());
+}
+
+fn report_json(report: &Report, plan_file: &Path) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    map.insert("status".into(), status_name(report.status).into());
+    let found = report.plan.as_ref();
+    map.insert("plan_length".into(), found.map(|f| f.length).into());
+    map.insert("plan_cost".into(), found.map(|f| f.cost).into());
+    map.insert("unit_cost".into(), found.map(|f| f.unit_cost).into());
+    map.insert(
+        "plan_file".into(),
+        found.map(|_| plan_file.display().to_string()).into(),
+    );
+    map.insert("config".into(), report.config.clone().into());
+    map.insert("facts".into(), report.ground.facts.into());
+    map.insert("operators".into(), report.ground.operators.into());
+    insert_search_json(&mut map, &report.search);
+    map.insert("total_time_s".into(), report.total_time.as_secs_f64().into());
+    serde_json::Value::Object(map)
+}
+
+/// For runs that end in an error before a search result.
+fn error_json(message: &str) -> serde_json::Value {
+    serde_json::json!({ "status": "error", "error": message })
+}
+
+/// Adds the exit code, writes the object and returns the exit code (or the
+/// input-error code if the file cannot be written).
+fn write_stats_json(path: &Path, mut stats: serde_json::Value, code: i32) -> i32 {
+    if let serde_json::Value::Object(map) = &mut stats {
+        map.insert("exit_code".into(), code.into());
+    }
+    let mut text = stats.to_string();
+    text.push('\n');
+    match std::fs::write(path, text) {
+        Ok(()) => code,
+        Err(e) => {
+            eprintln!("error: cannot write statistics file {}: {e}", path.display());
+            exit::INPUT_ERROR
+        }
+    }
 }
 
 fn print_statistics(report: &Report) {
@@ -457,19 +541,25 @@ fn asp(command: AspCommand) -> i32 {
         }
         instance
     };
+    // `asp solve --stats-json`: where to write, and what (None: an error).
+    let mut stats_path: Option<PathBuf> = None;
+    let mut stats: Option<serde_json::Value> = None;
     let result = match command {
         AspCommand::Solve {
             instance,
             family,
             time_limit,
             memory_limit,
+            stats_json,
             quiet,
         } => load(&instance, family).and_then(|i| {
+            stats_path = stats_json;
             let limits = Limits {
                 time: time_limit,
                 memory_bytes: memory_limit,
             };
             let outcome = asp::solve(&i, limits, !quiet)?;
+            stats = Some(asp_outcome_json(&outcome, i.step_bound()));
             if let Some(witness) = &outcome.witness {
                 for line in witness {
                     println!("{line}");
@@ -561,12 +651,17 @@ fn asp(command: AspCommand) -> i32 {
             }
         },
     };
-    match result {
-        Ok(code) => code,
+    let code = match &result {
+        Ok(code) => *code,
         Err(e) => {
             eprintln!("error: {e}");
             e.exit_code()
         }
+    };
+    match (stats_path, stats, result) {
+        (Some(path), Some(json), _) => write_stats_json(&path, json, code),
+        (Some(path), None, Err(e)) => write_stats_json(&path, error_json(&e.to_string()), code),
+        _ => code,
     }
 }
 
@@ -766,4 +861,17 @@ fn sokoban(command: SokobanCommand) -> i32 {
         }),
     };
     result.unwrap_or_else(|code| code)
+}
+
+fn asp_outcome_json(outcome: &corvus::asp::SolveOutcome, step_bound: u64) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    map.insert("status".into(), status_name(outcome.status).into());
+    map.insert("plan_length".into(), outcome.plan_length.into());
+    // Every step of a witness counts 1.
+    map.insert("plan_cost".into(), outcome.plan_length.into());
+    map.insert("step_bound".into(), step_bound.into());
+    map.insert("config".into(), outcome.stages.join(", ").into());
+    insert_search_json(&mut map, &outcome.search);
+    map.insert("total_time_s".into(), outcome.total_time.as_secs_f64().into());
+    serde_json::Value::Object(map)
 }

@@ -192,3 +192,181 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(code(&out), 2, "clap's usage error code");
     assert!(stderr(&out).contains("not a duration"));
 }
+
+fn stats_json(path: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("statistics file written");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+#[test]
+fn stats_json_matches_the_plan_file_and_the_outcome() {
+    let plan = temp_plan("stats.plan");
+    let json = temp_plan("stats.json");
+    let problem = data("problems/ipc/blocks/probBLOCKS-4-1.pddl");
+    let out = corvus(&[
+        "solve",
+        &data(BLOCKS),
+        &problem,
+        "--search",
+        "astar",
+        "--plan-file",
+        &plan.display().to_string(),
+        "--stats-json",
+        &json.display().to_string(),
+        "--quiet",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let s = stats_json(&json);
+    let text = std::fs::read_to_string(&plan).expect("plan file written");
+    let steps = text.lines().filter(|l| l.starts_with('(')).count() as u64;
+    let cost: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("; cost = "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("cost line");
+    assert_eq!(s["status"], "solved");
+    assert_eq!(s["exit_code"], 0);
+    assert_eq!(s["plan_length"], steps);
+    assert_eq!(s["plan_cost"], cost);
+    assert_eq!(s["plan_file"], plan.display().to_string());
+    assert_eq!(s["config"], "astar(lmcut)");
+    for key in ["expanded", "evaluated", "generated", "peak_memory_bytes"] {
+        assert!(s[key].as_u64().is_some_and(|v| v > 0), "{key}: {s}");
+    }
+    assert!(s["dead_ends"].is_u64());
+    let (search, total) = (s["search_time_s"].as_f64(), s["total_time_s"].as_f64());
+    assert!(search.zip(total).is_some_and(|(a, b)| 0.0 <= a && a <= b), "{s}");
+    // Not a terminal: no progress line in the captured log.
+    assert!(!stderr(&out).contains("\x1b[K"));
+
+    // Unsolvable: no plan fields, exit code 11 in the object.
+    let out = corvus(&[
+        "solve",
+        &data(SWITCH),
+        &data("tests/data/switch-two.pddl"),
+        "--plan-file",
+        &plan.display().to_string(),
+        "--stats-json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(code(&out), 11);
+    let s = stats_json(&json);
+    assert_eq!(
+        (s["status"].as_str(), s["exit_code"].as_i64()),
+        (Some("unsolvable"), Some(11))
+    );
+    assert!(s["plan_length"].is_null() && s["plan_cost"].is_null(), "{s}");
+
+    // An input error is an object too, with the message and its place.
+    let out = corvus(&[
+        "solve",
+        &data(SWITCH),
+        &data("tests/data/switch-syntax-error.pddl"),
+        "--stats-json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(code(&out), 31);
+    let s = stats_json(&json);
+    assert_eq!(s["status"], "error");
+    assert_eq!(s["exit_code"], 31);
+    assert!(
+        s["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("switch-syntax-error.pddl:5:1:")),
+        "{s}"
+    );
+}
+
+#[test]
+fn stats_json_reports_the_limit_that_stopped_a_heavy_search() {
+    let json = temp_plan("limit.json");
+    let plan = temp_plan("limit.plan").display().to_string();
+    let json_s = json.display().to_string();
+    let (domain, problem) = (data(BLOCKS), data("tests/data/blocks-12-0.pddl"));
+    let base = [
+        "solve",
+        &domain,
+        &problem,
+        "--search",
+        "astar",
+        "--heuristic",
+        "blind",
+        "--plan-file",
+        &plan,
+        "--stats-json",
+        &json_s,
+    ];
+    for (limit, value, status, exit) in [
+        ("--time-limit", "0.3s", "out-of-time", 23),
+        ("--memory-limit", "40M", "out-of-memory", 22),
+    ] {
+        let mut args = base.to_vec();
+        args.extend([limit, value]);
+        let out = corvus(&args);
+        assert_eq!(code(&out), exit, "{}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"));
+        let s = stats_json(&json);
+        assert_eq!(s["status"], status, "{s}");
+        assert_eq!(s["exit_code"], exit);
+        assert!(s["plan_length"].is_null());
+        assert!(s["expanded"].as_u64().is_some_and(|e| e > 0), "{s}");
+        if exit == 22 {
+            assert!(s["peak_memory_bytes"].as_u64().is_some_and(|m| m > 40 << 20), "{s}");
+        }
+    }
+}
+
+#[test]
+fn asp_solve_writes_stats_json() {
+    let json = temp_plan("asp.json");
+    let out = corvus(&[
+        "asp",
+        "solve",
+        &data("problems/hanoi-seed.asp"),
+        "--stats-json",
+        &json.display().to_string(),
+        "--quiet",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let s = stats_json(&json);
+    let witness = String::from_utf8_lossy(&out.stdout);
+    let moves = witness.lines().filter(|l| l.starts_with("put(")).count() as u64;
+    assert_eq!(s["status"], "solved");
+    assert_eq!(s["exit_code"], 0);
+    assert_eq!(s["plan_length"], moves);
+    assert_eq!(s["step_bound"], moves, "a Hanoi witness has exactly k moves");
+}
+
+/// With stderr on a terminal (a pseudo-terminal from `script`), the live
+/// progress line appears and is erased before the next log line.
+#[test]
+fn progress_line_on_a_terminal() {
+    let Ok(status) = Command::new("script").arg("--version").output() else {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    };
+    assert!(status.status.success());
+    let plan = temp_plan("tty.plan").display().to_string();
+    let command = format!(
+        "{} solve {} {} --search astar --heuristic blind --time-limit 1.2s --plan-file {plan}",
+        env!("CARGO_BIN_EXE_corvus"),
+        data(BLOCKS),
+        data("tests/data/blocks-12-0.pddl"),
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script runs");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(log.contains("\r\x1b[K[search] expanded "), "{log}");
+    assert!(log.contains("states/s") && log.contains("memory"), "{log}");
+    // Erased before the final statistics.
+    assert!(log.contains("\r\x1b[KSearch stopped: OutOfTime"), "{log}");
+    // --quiet: no progress line.
+    let out = Command::new("script")
+        .args(["-qec", &format!("{command} --quiet"), "/dev/null"])
+        .output()
+        .expect("script runs");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("[search]"));
+}

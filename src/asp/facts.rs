@@ -15,8 +15,13 @@ use crate::pddl::Location;
 struct AspGrammar;
 
 /// Ranges are written out, so a hostile `p(1..1000000000).` must not be able
-/// to exhaust memory; real instances have a few thousand facts.
-const MAX_FACTS: usize = 5_000_000;
+/// to exhaust memory; real instances have a few thousand facts. A fact takes
+/// about 150 bytes here, so the limit keeps the reader under 200 MB (5
+/// million facts took 780 MB, before any `--memory-limit` is looked at).
+const MAX_FACTS: usize = 1_000_000;
+/// The same for all arguments of all facts together: a range times a long
+/// argument list (`p(1..1000000, a, a, ...)`) multiplies too.
+const MAX_TERMS: usize = 3 * MAX_FACTS;
 
 /// A ground term of a fact.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,10 +88,11 @@ enum Arg {
 pub fn parse_facts(text: &str, file: &str) -> Result<Vec<Fact>, AspError> {
     let pairs = AspGrammar::parse(Rule::file, text).map_err(|e| syntax_error(&e, text, file))?;
     let mut facts = Vec::new();
+    let mut terms = 0;
     for file_pair in pairs {
         for fact in file_pair.into_inner() {
             if fact.as_rule() == Rule::fact {
-                read_fact(fact, file, &mut facts)?;
+                read_fact(fact, file, &mut facts, &mut terms)?;
             }
         }
     }
@@ -98,7 +104,9 @@ fn location_of(pair: &Pair<'_, Rule>) -> Location {
     Location { line, col }
 }
 
-fn read_fact(pair: Pair<'_, Rule>, file: &str, out: &mut Vec<Fact>) -> Result<(), AspError> {
+/// Reads one fact and its expansion into `out`; `terms` counts the arguments
+/// of all facts read so far.
+fn read_fact(pair: Pair<'_, Rule>, file: &str, out: &mut Vec<Fact>, terms: &mut usize) -> Result<(), AspError> {
     let location = location_of(&pair);
     let mut predicate = String::new();
     let mut args: Vec<Arg> = Vec::new();
@@ -118,7 +126,12 @@ fn read_fact(pair: Pair<'_, Rule>, file: &str, out: &mut Vec<Fact>) -> Result<()
     let mut count: usize = 1;
     for a in &args {
         if let Arg::Range(lo, hi) = a {
-            let n = if hi < lo { 0 } else { (hi - lo) as u128 + 1 };
+            // In i128: `hi - lo` overflows i64 for -9223372036854775808..9223372036854775807.
+            let n = if hi < lo {
+                0
+            } else {
+                (*hi as i128 - *lo as i128) as u128 + 1
+            };
             count = usize::try_from(n.saturating_mul(count as u128)).unwrap_or(usize::MAX);
         }
     }
@@ -129,33 +142,54 @@ fn read_fact(pair: Pair<'_, Rule>, file: &str, out: &mut Vec<Fact>) -> Result<()
             format!("ranges expand to more than {MAX_FACTS} facts"),
         ));
     }
-    let mut current: Vec<Term> = Vec::with_capacity(args.len());
-    expand(&predicate, &args, location, &mut current, out);
+    let new_terms = count.saturating_mul(args.len());
+    if new_terms.saturating_add(*terms) > MAX_TERMS {
+        return Err(AspError::syntax(
+            file,
+            location,
+            format!("the facts have more than {MAX_TERMS} arguments in all"),
+        ));
+    }
+    *terms += new_terms;
+    // An empty range anywhere makes the product empty; the expansion would
+    // still walk every other range (a hang on `p(1..999999999, 2..1).`).
+    if count == 0 {
+        return Ok(());
+    }
+    expand(&predicate, &args, location, out);
     Ok(())
 }
 
-fn expand(predicate: &str, args: &[Arg], location: Location, current: &mut Vec<Term>, out: &mut Vec<Fact>) {
-    match args.split_first() {
-        None => out.push(Fact {
+/// Writes out the product of the ranges, an odometer over the argument
+/// positions (not a recursion per argument: a fact may have a million).
+/// Every range must be non-empty.
+fn expand(predicate: &str, args: &[Arg], location: Location, out: &mut Vec<Fact>) {
+    let mut current: Vec<Term> = args
+        .iter()
+        .map(|a| match a {
+            Arg::Single(t) => t.clone(),
+            Arg::Range(lo, _) => Term::Int(*lo),
+        })
+        .collect();
+    loop {
+        out.push(Fact {
             predicate: predicate.to_string(),
             args: current.clone(),
             location,
-        }),
-        Some((Arg::Single(t), rest)) => {
-            current.push(t.clone());
-            expand(predicate, rest, location, current, out);
-            current.pop();
-        }
-        Some((Arg::Range(lo, hi), rest)) => {
-            let mut i = *lo;
-            while i <= *hi {
-                current.push(Term::Int(i));
-                expand(predicate, rest, location, current, out);
-                current.pop();
-                match i.checked_add(1) {
-                    Some(n) => i = n,
-                    None => break,
+        });
+        // Advance the last range that is not at its end; reset those after it.
+        let mut i = args.len();
+        loop {
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            if let (Arg::Range(lo, hi), Term::Int(v)) = (&args[i], &mut current[i]) {
+                if *v < *hi {
+                    *v += 1;
+                    break;
                 }
+                *v = *lo;
             }
         }
     }

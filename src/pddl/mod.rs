@@ -83,12 +83,20 @@ pub fn load(domain_path: &Path, problem_path: &Path) -> Result<(Domain, Problem)
     let dfile = domain_path.display().to_string();
     let pfile = problem_path.display().to_string();
     let domain = parse_domain(&read(domain_path)?, &dfile)?;
-    let (mut problem, init_locations) = parse::problem(&read(problem_path)?, &pfile)?;
-    check::problem(&domain, &problem, Some(&init_locations), &pfile)?;
+    let problem = parse_problem_for(&domain, &read(problem_path)?, &pfile)?;
+    Ok((domain, problem))
+}
+
+/// Parses a problem's text and checks it against `domain`, with the real
+/// places of errors in initial facts (unlike [`check`]). As with [`load`],
+/// the objects come back without the names that are domain constants.
+pub fn parse_problem_for(domain: &Domain, text: &str, file: &str) -> Result<Problem, PddlError> {
+    let (mut problem, init_locations) = parse::problem(text, file)?;
+    check::problem(domain, &problem, Some(&init_locations), file)?;
     // Objects that are also domain constants are dropped here, so that later
     // stages can simply take constants followed by objects.
     problem
         .objects
         .retain(|o| !domain.constants.iter().any(|c| c.name == o.name));
-    Ok((domain, problem))
+    Ok(problem)
 }

@@ -133,6 +133,8 @@ fn check_nesting(text: &str, file: &str) -> Result<(), PddlError> {
                 line += 1;
                 col = 0;
             }
+            // The grammar ends a comment at `\r` too (old Mac line ends).
+            '\r' => in_comment = false,
             ';' => in_comment = true,
             '(' if !in_comment => {
                 depth += 1;

@@ -19,10 +19,12 @@
 //! So exhausting the open list is always a proof, and this engine never
 //! answers [`Outcome::Incomplete`].
 
+use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 
 use super::limits::{self, Monitor};
 use super::open_list::OpenList;
+use super::progress::ProgressLine;
 use super::successor::{self, SuccessorGenerator};
 use super::{Outcome, SearchConfig, Statistics, Strategy};
 use crate::heuristic::Heuristic;
@@ -88,6 +90,7 @@ struct Engine<'a, 'g, 'p> {
     last_f: Option<u64>,
     work: u64,
     monitor: Monitor<'a>,
+    progress_line: ProgressLine,
 }
 
 pub(super) fn run<'g, 'p>(
@@ -128,6 +131,7 @@ pub(super) fn run<'g, 'p>(
         last_f: None,
         work: 0,
         monitor: Monitor::new(config.limits, interrupt),
+        progress_line: ProgressLine::new(config.verbose && std::io::stderr().is_terminal()),
     };
     engine.run()
 }
@@ -167,6 +171,12 @@ impl Engine<'_, '_, '_> {
                 if let Some(outcome) = self.monitor.check(estimate) {
                     return self.finish(outcome);
                 }
+                let layer = match (self.strategy, self.last_f) {
+                    (Strategy::Greedy, _) => (self.best_h != UNKNOWN).then(|| format!("best h {}", self.best_h)),
+                    (_, f) => f.map(|f| format!("f = {f}")),
+                };
+                self.progress_line
+                    .tick(self.stats.expanded, layer, self.monitor.peak_bytes());
             }
             let Some((key, id)) = self.pop() else {
                 return self.finish(Outcome::Unsolvable);
@@ -183,6 +193,7 @@ impl Engine<'_, '_, '_> {
             if self.strategy != Strategy::Greedy && self.last_f.is_none_or(|f| key > f) {
                 self.last_f = Some(key);
                 if self.verbose {
+                    self.progress_line.clear();
                     eprintln!("f = {key} [{}]", self.progress());
                 }
             }
@@ -263,6 +274,7 @@ impl Engine<'_, '_, '_> {
             self.priorities[1] -= BOOST;
         }
         if self.verbose {
+            self.progress_line.clear();
             eprintln!("New best heuristic value: h={h} [g={g}, {}]", self.progress());
         }
     }
@@ -426,6 +438,7 @@ impl Engine<'_, '_, '_> {
         self.stats.search_time = self.monitor.elapsed();
         let rss = limits::resident_set_bytes().unwrap_or(0);
         self.stats.peak_memory_bytes = self.monitor.peak_bytes().max(self.memory_estimate()).max(rss);
+        self.progress_line.clear();
         if self.verbose {
             let s = &self.stats;
             match &outcome {

@@ -2,11 +2,13 @@
 //! A*, greedy best-first and weighted A* differ only in the open-list key.
 //!
 //! [`engine`] runs the loop, [`open_list`] orders the nodes, [`successor`]
-//! finds applicable operators, [`limits`] watches time, memory and Ctrl-C.
+//! finds applicable operators, [`limits`] watches time, memory and Ctrl-C,
+//! [`progress`] draws the live progress line on a terminal.
 
 mod engine;
 mod limits;
 mod open_list;
+mod progress;
 mod successor;
 #[cfg(test)]
 mod tests;
