@@ -361,8 +361,15 @@ fn progress_line_on_a_terminal() {
     let log = String::from_utf8_lossy(&out.stdout);
     assert!(log.contains("\r\x1b[K[search] expanded "), "{log}");
     assert!(log.contains("states/s") && log.contains("memory"), "{log}");
-    // Erased before the final statistics.
-    assert!(log.contains("\r\x1b[KSearch stopped: OutOfTime"), "{log}");
+    // Every progress line is erased (`\r\x1b[K`) before the next log line
+    // is printed, so no progress text is ever followed by a newline.
+    for (at, _) in log.match_indices("[search] expanded ") {
+        let rest = &log[at..];
+        let erase = rest.find("\r\x1b[K").unwrap_or(usize::MAX);
+        let newline = rest.find('\n').unwrap_or(usize::MAX);
+        assert!(erase < newline, "progress line not erased: {log}");
+    }
+    assert!(log.contains("Search stopped: OutOfTime"), "{log}");
     // --quiet: no progress line.
     let out = Command::new("script")
         .args(["-qec", &format!("{command} --quiet"), "/dev/null"])
