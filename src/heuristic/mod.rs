@@ -11,6 +11,8 @@ pub mod perimeter;
 pub mod relax;
 pub mod unary;
 
+use std::time::Duration;
+
 use crate::state::StateBits;
 use crate::task::{OpId, Task};
 
@@ -34,6 +36,12 @@ pub trait Heuristic {
     /// True when the estimate never exceeds the true cost, so that pruning on
     /// it is sound and its dead ends are real.
     fn is_admissible(&self) -> bool;
+
+    /// What building the heuristic made, for the log (e.g. the pattern
+    /// databases chosen); `None` for heuristics with nothing to report.
+    fn build_report(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The heuristics the command line offers.
@@ -50,6 +58,12 @@ pub enum HeuristicKind {
 
 impl HeuristicKind {
     pub fn build(self, task: &Task) -> Box<dyn Heuristic> {
+        self.build_within(task, None)
+    }
+
+    /// Builds the heuristic for a run with the given time limit, which sets
+    /// the budget of those that spend time before the search (PDBs).
+    pub fn build_within(self, task: &Task, time_limit: Option<Duration>) -> Box<dyn Heuristic> {
         match self {
             HeuristicKind::Blind => Box::new(Blind::new(task)),
             HeuristicKind::GoalCount => Box::new(goalcount::GoalCount::new(task)),
@@ -57,7 +71,7 @@ impl HeuristicKind {
             HeuristicKind::HAdd => Box::new(relax::RelaxationHeuristic::new(task, relax::Mode::Add)),
             HeuristicKind::HFF => Box::new(relax::RelaxationHeuristic::new(task, relax::Mode::FF)),
             HeuristicKind::LmCut => Box::new(lmcut::LmCut::new(task)),
-            HeuristicKind::Pdb => Box::new(pdb::PdbHeuristic::new(task, &pdb::PdbConfig::default())),
+            HeuristicKind::Pdb => Box::new(pdb::PdbHeuristic::new(task, &pdb::PdbConfig::within(time_limit))),
         }
     }
 }

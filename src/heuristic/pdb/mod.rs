@@ -37,8 +37,22 @@ impl Default for PdbConfig {
         PdbConfig {
             max_pdb_size: 2_000_000,
             max_total_size: 20_000_000,
-            max_time_secs: 30.0,
+            max_time_secs: 2.0,
         }
+    }
+}
+
+impl PdbConfig {
+    /// The default budgets, with the time budget a small share of the
+    /// run's time limit (when there is one). Hill climbing gains most in
+    /// its first steps; measured on Hanoi and Sokoban tasks, budgets above
+    /// about a second bought longer builds but no shorter searches.
+    pub fn within(time_limit: Option<Duration>) -> Self {
+        let mut config = PdbConfig::default();
+        if let Some(t) = time_limit {
+            config.max_time_secs = (t.as_secs_f64() * 0.01).clamp(0.25, 30.0);
+        }
+        config
     }
 }
 
@@ -69,6 +83,7 @@ pub struct PdbHeuristic {
     values: Vec<u32>,
     /// One additive collection per cost-partitioning order.
     orders: Vec<Vec<Table>>,
+    build_time: Duration,
 }
 
 impl PdbHeuristic {
@@ -79,7 +94,9 @@ impl PdbHeuristic {
         let selection_deadline = start + budget.mul_f64(0.6);
         let selected = select::select(&info, config, selection_deadline);
         let orders = select::orders(&info, &selected, config, start + budget);
-        Self::from_orders(info, orders)
+        let mut h = Self::from_orders(info, orders);
+        h.build_time = start.elapsed();
+        h
     }
 
     /// Saturated cost partitioning over `patterns` in the given order.
@@ -104,6 +121,7 @@ impl PdbHeuristic {
             used_vars,
             values,
             orders,
+            build_time: Duration::ZERO,
         }
     }
 
@@ -170,5 +188,17 @@ impl Heuristic for PdbHeuristic {
 
     fn is_admissible(&self) -> bool {
         true
+    }
+
+    fn build_report(&self) -> Option<String> {
+        let patterns: usize = self.orders.first().map_or(0, Vec::len);
+        let states: usize = self.orders.iter().flatten().map(|t| t.dist.len()).sum();
+        let largest = self.orders.iter().flatten().map(|t| t.pattern.len()).max().unwrap_or(0);
+        Some(format!(
+            "pdb: {patterns} patterns (up to {largest} variables) in {} cost-partitioning order(s), \
+             {states} abstract states, {:.3}s",
+            self.orders.len(),
+            self.build_time.as_secs_f64()
+        ))
     }
 }

@@ -8,6 +8,13 @@
 //! built with the full costs and scored by how much it raises the estimate
 //! on the samples over the patterns it replaces; the best candidate is
 //! taken while it helps and the budgets allow.
+//!
+//! Building a candidate's database is what climbing costs, so small
+//! candidates come first: the size limit starts at [`FIRST_CAP`] and grows
+//! only when no candidate below it helps, and a candidate must raise a
+//! share of the samples, not just a few. Most of the gain comes from the
+//! first cheap steps; long climbs of tiny gains cost seconds and saved
+//! little search on the tasks measured.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -18,6 +25,12 @@ use super::{PdbConfig, Table, additive_value, build_order};
 /// Stand-in for an infinite estimate when scoring: proving a sample a dead
 /// end is worth a lot, but sums must stay finite.
 const DEAD_END_SCORE: u64 = 1_000_000;
+/// Largest candidate pattern while climbing starts; raised by
+/// [`CAP_GROWTH`] whenever no candidate below it helps.
+const FIRST_CAP: usize = 10_000;
+const CAP_GROWTH: usize = 10;
+/// Share of the samples a step must raise.
+const MIN_IMPROVED_SHARE: f64 = 0.05;
 /// Most sample states.
 const MAX_SAMPLES: usize = 200;
 /// Most operator applicability checks spent on random walks.
@@ -143,6 +156,7 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, deadline: Instant) -> Selecti
     climber.cache.clear();
 
     let is_goal_var = |v: Var| info.goal_vars.binary_search(&v).is_ok();
+    let mut cap = config.max_pdb_size.min(FIRST_CAP);
     loop {
         if Instant::now() >= deadline {
             break;
@@ -165,7 +179,7 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, deadline: Instant) -> Selecti
                     continue;
                 }
                 let merged = union(&patterns[i], &patterns[j]);
-                let Some(size) = info.pattern_size(&merged, config.max_pdb_size) else {
+                let Some(size) = info.pattern_size(&merged, cap) else {
                     continue;
                 };
                 if total - sizes[i] - sizes[j] + size > config.max_total_size {
@@ -193,7 +207,7 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, deadline: Instant) -> Selecti
                         continue;
                     }
                     let grown = union(&patterns[i], &[v]);
-                    let Some(size) = info.pattern_size(&grown, config.max_pdb_size) else {
+                    let Some(size) = info.pattern_size(&grown, cap) else {
                         continue;
                     };
                     if total - sizes[i] + size > config.max_total_size {
@@ -208,6 +222,10 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, deadline: Instant) -> Selecti
             }
         }
         let Some((_, _, replaced, pattern)) = best else {
+            if cap < config.max_pdb_size {
+                cap = cap.saturating_mul(CAP_GROWTH).min(config.max_pdb_size);
+                continue;
+            }
             break;
         };
         for &r in replaced.iter().rev() {
@@ -238,15 +256,22 @@ fn consider(best: &mut Option<Candidate>, gain: u64, size: usize, replaced: Vec<
 
 /// How much `new` raises the estimate summed over the samples, where
 /// `old(s)` is the estimate it replaces on sample `s`.
+/// A candidate that raises fewer than [`MIN_IMPROVED_SHARE`] of the
+/// samples gains nothing: small gains cost as much to build as large ones.
 fn gain_over(new: &[u64], old: impl Fn(usize) -> u64) -> u64 {
-    let (up, down) = new.iter().enumerate().fold((0u64, 0u64), |(up, down), (s, &h)| {
+    let (mut up, mut down, mut improved) = (0u64, 0u64, 0usize);
+    for (s, &h) in new.iter().enumerate() {
         let o = old(s);
-        if h >= o {
-            (up + (h - o), down)
+        if h > o {
+            up += h - o;
+            improved += 1;
         } else {
-            (up, down + (o - h))
+            down += o - h;
         }
-    });
+    }
+    if (improved as f64) < MIN_IMPROVED_SHARE * new.len() as f64 {
+        return 0;
+    }
     up.saturating_sub(down)
 }
 
