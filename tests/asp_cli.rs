@@ -7,11 +7,12 @@ mod common;
 use common::*;
 
 #[test]
-fn seed_example_gives_a_witness_clingo_accepts_the_same_on_every_run() {
+fn seed_example_gives_the_published_witness_on_every_run() {
     let o = corvus(&["asp", "solve", "problems/hanoi-seed.asp", "--quiet"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o).lines().count(), 3);
-    assert!(stdout(&o).lines().all(|l| l.starts_with("put(")), "{}", stdout(&o));
+    // A* returns the competition page's own witness (problems/hanoi-seed.witness
+    // holds the other valid one, which the `show` tests draw).
+    assert_eq!(stdout(&o), "put(0,4,9).\nput(1,2,8).\nput(2,8,9).\n");
     let again = corvus(&["asp", "solve", "problems/hanoi-seed.asp", "--quiet"]);
     assert_eq!(stdout(&again), stdout(&o));
     if !clingo_available() {
