@@ -386,6 +386,7 @@ fn solve_and_report(args: &SolveArgs) -> (i32, serde_json::Value) {
         limits: Limits {
             time: args.time_limit,
             memory_bytes: args.memory_limit,
+            ..Limits::default()
         },
         perimeter: args.perimeter,
         verbose: !args.quiet,
@@ -557,6 +558,7 @@ fn asp(command: AspCommand) -> i32 {
             let limits = Limits {
                 time: time_limit,
                 memory_bytes: memory_limit,
+                ..Limits::default()
             };
             let outcome = asp::solve(&i, limits, !quiet)?;
             stats = Some(asp_outcome_json(&outcome, i.step_bound()));

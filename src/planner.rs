@@ -194,6 +194,7 @@ pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Re
         heuristic: options.heuristic,
         preferred_operators: options.preferred_operators,
         perimeter: options.perimeter,
+        probe: false,
     };
     run(domain, problem, options, &[(config, 1.0)])
 }
@@ -207,7 +208,15 @@ pub struct Config {
     /// Wrap the heuristic in a perimeter of exact goal distances found by a
     /// backward search (see [`crate::heuristic::perimeter`]).
     pub perimeter: bool,
+    /// A probe: the heuristic is built with a fixed amount of work and the
+    /// search stops after [`PROBE_EXPANSIONS`] expansions, so the probe
+    /// decides the same tasks, with the same plans, on every machine.
+    pub probe: bool,
 }
+
+/// Most expansions of a probe: about a tenth of a second on the shared
+/// Hanoi instances, the most expensive per state.
+pub const PROBE_EXPANSIONS: u64 = 100_000;
 
 impl Config {
     pub fn name(&self) -> String {
@@ -216,11 +225,12 @@ impl Config {
             SearchKind::Greedy => "gbfs".to_string(),
             SearchKind::WeightedAstar(w) => format!("wastar[w={w}]"),
         };
-        if self.perimeter {
+        let s = if self.perimeter {
             format!("{s}(perimeter({}))", heuristic_name(self.heuristic))
         } else {
             format!("{s}({})", heuristic_name(self.heuristic))
-        }
+        };
+        if self.probe { format!("{s}[probe]") } else { s }
     }
 }
 
@@ -237,8 +247,11 @@ pub fn heuristic_name(h: HeuristicKind) -> &'static str {
 }
 
 /// The portfolio for decision problems with a bound ("is there a plan of at
-/// most N steps?"), e.g. the ASP competition instances. A* with pattern
-/// databases comes first: its databases cost a fraction of a second, it
+/// most N steps?"), e.g. the ASP competition instances. A probe comes
+/// first: A* with small pattern databases and a fixed expansion limit,
+/// which decides small tasks in hundredths of a second where building the
+/// full databases would take a quarter of one. Then A* with pattern
+/// databases chosen within a time budget: they cost a fraction of a second, it
 /// finds a plan when the bound is tight and otherwise proves that none
 /// exists, and it decides most instances of both shared families within a
 /// second. A greedy search guided by h_FF (pruned by h_max against the
@@ -253,6 +266,17 @@ pub fn bounded_portfolio() -> Vec<(Config, f64)> {
                 heuristic: HeuristicKind::Pdb,
                 preferred_operators: false,
                 perimeter: false,
+                probe: true,
+            },
+            1.0,
+        ),
+        (
+            Config {
+                search: SearchKind::Astar,
+                heuristic: HeuristicKind::Pdb,
+                preferred_operators: false,
+                perimeter: false,
+                probe: false,
             },
             0.6,
         ),
@@ -262,6 +286,7 @@ pub fn bounded_portfolio() -> Vec<(Config, f64)> {
                 heuristic: HeuristicKind::HFF,
                 preferred_operators: true,
                 perimeter: false,
+                probe: false,
             },
             1.0,
         ),
@@ -391,6 +416,15 @@ fn run(
                 });
             }
             Outcome::Incomplete => Status::Incomplete,
+            // Only a portfolio's probes have an expansion limit.
+            Outcome::ExpansionLimit => {
+                log(
+                    options,
+                    format!("{name}: stopped at its limit of {} expansions", stats.expanded),
+                );
+                last = Some((Status::Incomplete, stats, name));
+                continue;
+            }
             Outcome::OutOfTime => Status::OutOfTime,
             Outcome::OutOfMemory => Status::OutOfMemory,
             Outcome::Interrupted => Status::Interrupted,
@@ -417,7 +451,11 @@ fn run(
 
 fn run_config(task: &Task, config: Config, bound: Option<u64>, limits: Limits, verbose: bool) -> (Outcome, Statistics) {
     let start = Instant::now();
-    let mut guide = config.heuristic.build_within(task, limits.time);
+    let mut guide = if config.probe {
+        config.heuristic.build_probe(task)
+    } else {
+        config.heuristic.build_within(task, limits.time)
+    };
     if verbose && let Some(report) = guide.build_report() {
         eprintln!("{report}");
     }
@@ -427,6 +465,9 @@ fn run_config(task: &Task, config: Config, bound: Option<u64>, limits: Limits, v
     // Building the heuristics counts against the time limit.
     let mut limits = limits;
     limits.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
+    if config.probe {
+        limits.expansions = Some(PROBE_EXPANSIONS);
+    }
     // Against a bound, an inadmissible guide needs an admissible partner to
     // prune with; h_max is the cheap one.
     let mut prune = if bound.is_some() && !guide.is_admissible() {

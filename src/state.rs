@@ -59,15 +59,36 @@ pub fn bits_of(words: &[u64], num_facts: usize) -> &StateBits {
     &words.view_bits::<Lsb0>()[..num_facts]
 }
 
+/// Calls `f(f_id)` for every true fact of a state, a word at a time: the
+/// fast way to list a state's facts (bitvec's own `iter_ones` is several
+/// times slower here).
+#[inline]
+pub fn for_each_true(bits: &StateBits, mut f: impl FnMut(usize)) {
+    // States start at bit 0 of their first word, so the i-th element of the
+    // domain holds facts 64·i to 64·i + 63 (the last one masked).
+    for (i, word) in bits.domain().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            f(i * 64 + w.trailing_zeros() as usize);
+            w &= w - 1;
+        }
+    }
+}
+
 /// Stores each distinct state once. States live back to back in one arena
 /// of words; a hash table of ids (open addressing, linear probing) finds a
 /// state by its words. No allocation per state beyond the arena's growth.
+///
+/// Each slot also keeps the upper half of the state's hash, so a probe
+/// touches the arena (a cache miss, then a comparison) almost only for the
+/// state it is looking for.
 pub struct StateRegistry {
     num_facts: usize,
     words_per_state: usize,
     arena: Vec<u64>,
-    /// Slots hold `id + 1`; 0 marks an empty slot. Length is a power of two.
-    table: Vec<u32>,
+    /// Slots hold `(hash >> 32) << 32 | (id + 1)`; 0 marks an empty slot.
+    /// Length is a power of two.
+    table: Vec<u64>,
     len: usize,
 }
 
@@ -113,23 +134,55 @@ impl StateRegistry {
     /// Interns a state given by its packed words; returns its id and whether
     /// it was new.
     pub fn insert(&mut self, words: &[u64]) -> (StateId, bool) {
+        self.insert_hashed(words, hash_words(words))
+    }
+
+    /// The hash [`StateRegistry::insert_hashed`] expects.
+    pub fn hash(words: &[u64]) -> u64 {
+        hash_words(words)
+    }
+
+    /// Prefetches the table slot a state with this hash starts probing at,
+    /// so that the memory access (a cache miss in a large table) is under
+    /// way while other work is done; several touches overlap their misses.
+    #[inline]
+    pub fn touch(&self, hash: u64) {
+        let slot = &self.table[hash as usize & (self.table.len() - 1)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch only hints the cache; it reads nothing into the
+        // program and cannot fault, and `slot` is a valid reference anyway.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>((slot as *const u64).cast::<i8>());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
+    /// [`StateRegistry::insert`] with the hash computed by the caller.
+    pub fn insert_hashed(&mut self, words: &[u64], hash: u64) -> (StateId, bool) {
         debug_assert_eq!(words.len(), self.words_per_state);
+        debug_assert_eq!(hash, hash_words(words));
         if (self.len + 1) * 4 > self.table.len() * 3 {
             self.grow();
         }
         let mask = self.table.len() - 1;
-        let mut slot = hash_words(words) as usize & mask;
+        let tag = hash & TAG_MASK;
+        let mut slot = hash as usize & mask;
         loop {
             let entry = self.table[slot];
             if entry == 0 {
                 let id = self.len as StateId;
                 self.arena.extend_from_slice(words);
-                self.table[slot] = id + 1;
+                self.table[slot] = tag | (id as u64 + 1);
                 self.len += 1;
                 return (id, true);
             }
-            if self.words(entry - 1) == words {
-                return (entry - 1, false);
+            if entry & TAG_MASK == tag {
+                let id = (entry as u32).wrapping_sub(1);
+                if same_words(self.words(id), words) {
+                    return (id, false);
+                }
             }
             slot = (slot + 1) & mask;
         }
@@ -138,14 +191,19 @@ impl StateRegistry {
     /// Looks a state up without inserting it.
     pub fn find(&self, words: &[u64]) -> Option<StateId> {
         let mask = self.table.len() - 1;
-        let mut slot = hash_words(words) as usize & mask;
+        let hash = hash_words(words);
+        let tag = hash & TAG_MASK;
+        let mut slot = hash as usize & mask;
         loop {
             let entry = self.table[slot];
             if entry == 0 {
                 return None;
             }
-            if self.words(entry - 1) == words {
-                return Some(entry - 1);
+            if entry & TAG_MASK == tag {
+                let id = (entry as u32).wrapping_sub(1);
+                if same_words(self.words(id), words) {
+                    return Some(id);
+                }
             }
             slot = (slot + 1) & mask;
         }
@@ -154,21 +212,32 @@ impl StateRegistry {
     fn grow(&mut self) {
         let new_len = self.table.len() * 2;
         let mask = new_len - 1;
-        let mut table = vec![0u32; new_len];
+        let mut table = vec![0u64; new_len];
         for id in 0..self.len as StateId {
-            let mut slot = hash_words(self.words(id)) as usize & mask;
+            let hash = hash_words(self.words(id));
+            let mut slot = hash as usize & mask;
             while table[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
-            table[slot] = id + 1;
+            table[slot] = (hash & TAG_MASK) | (id as u64 + 1);
         }
         self.table = table;
     }
 
     /// Bytes held by the arena and the hash table.
     pub fn memory_bytes(&self) -> usize {
-        self.arena.capacity() * 8 + self.table.capacity() * 4
+        self.arena.capacity() * 8 + self.table.capacity() * 8
     }
+}
+
+/// The bits of a table slot that hold the hash tag.
+const TAG_MASK: u64 = !0 << 32;
+
+/// Word-by-word equality; states are a few words long, too short for a
+/// call to `memcmp` to pay off.
+#[inline]
+fn same_words(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// A fast multiplicative hash over the words (FxHash-style mixing, then a

@@ -75,6 +75,7 @@ fn decide_all(time_limit: Duration, clingo_unsat_check: bool) -> Vec<Row> {
             let limits = Limits {
                 time: Some(time_limit),
                 memory_bytes: Some(4 << 30),
+                ..Limits::default()
             };
             let outcome = asp::solve(&instance, limits, false).unwrap_or_else(|e| panic!("{name}: {e}"));
             let mut verdict = "-".to_string();

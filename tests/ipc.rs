@@ -112,6 +112,7 @@ fn gbfs_hff() -> Options {
         limits: Limits {
             time: Some(std::time::Duration::from_secs(60)),
             memory_bytes: None,
+            ..Limits::default()
         },
         ..Options::default()
     }

@@ -61,6 +61,15 @@ impl HeuristicKind {
         self.build_within(task, None)
     }
 
+    /// Builds the heuristic for a probe: a short first try whose result must
+    /// not depend on the machine, so nothing is built against the clock.
+    pub fn build_probe(self, task: &Task) -> Box<dyn Heuristic> {
+        match self {
+            HeuristicKind::Pdb => Box::new(pdb::PdbHeuristic::new(task, &pdb::PdbConfig::probe())),
+            other => other.build(task),
+        }
+    }
+
     /// Builds the heuristic for a run with the given time limit, which sets
     /// the budget of those that spend time before the search (PDBs).
     pub fn build_within(self, task: &Task, time_limit: Option<Duration>) -> Box<dyn Heuristic> {

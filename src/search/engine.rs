@@ -72,6 +72,7 @@ struct Engine<'a, 'g, 'p> {
     /// Whether the guide's values may be held against the bound.
     guide_bounds: bool,
     reopen_closed: bool,
+    expansion_limit: Option<u64>,
     successors: SuccessorGenerator,
     registry: StateRegistry,
     nodes: Vec<Node>,
@@ -85,6 +86,7 @@ struct Engine<'a, 'g, 'p> {
     applicable: Vec<OpId>,
     parent_buf: Vec<u64>,
     succ_buf: Vec<u64>,
+    succ_hashes: Vec<u64>,
     stats: Statistics,
     best_h: u64,
     last_f: Option<u64>,
@@ -114,6 +116,7 @@ pub(super) fn run<'g, 'p>(
         prune_bounds,
         guide_bounds,
         reopen_closed: !greedy || config.bound.is_some(),
+        expansion_limit: config.limits.expansions,
         successors: SuccessorGenerator::new(task),
         registry: StateRegistry::new(task.num_facts()),
         nodes: Vec::new(),
@@ -126,6 +129,7 @@ pub(super) fn run<'g, 'p>(
         applicable: Vec::new(),
         parent_buf: vec![0; words],
         succ_buf: vec![0; words],
+        succ_hashes: Vec::new(),
         stats: Statistics::default(),
         best_h: UNKNOWN,
         last_f: None,
@@ -196,6 +200,9 @@ impl Engine<'_, '_, '_> {
                     self.progress_line.clear();
                     eprintln!("f = {key} [{}]", self.progress());
                 }
+            }
+            if self.expansion_limit.is_some_and(|m| self.stats.expanded >= m) {
+                return self.finish(Outcome::ExpansionLimit);
             }
             self.stats.expanded += 1;
             self.work += 1;
@@ -349,7 +356,20 @@ impl Engine<'_, '_, '_> {
         }
         let mut applicable = std::mem::take(&mut self.applicable);
         self.successors.applicable(self.task, &self.parent_buf, &mut applicable);
+        // First all successors' hashes, touching their table slots, so that
+        // the lookups below find them in cache.
+        self.succ_hashes.clear();
         for &op_id in &applicable {
+            successor::apply(
+                &self.task.operators[op_id as usize],
+                &self.parent_buf,
+                &mut self.succ_buf,
+            );
+            let hash = StateRegistry::hash(&self.succ_buf);
+            self.registry.touch(hash);
+            self.succ_hashes.push(hash);
+        }
+        for (k, &op_id) in applicable.iter().enumerate() {
             self.stats.generated += 1;
             let op = &self.task.operators[op_id as usize];
             let succ_g = g.saturating_add(op.cost as u64);
@@ -360,7 +380,7 @@ impl Engine<'_, '_, '_> {
             }
             successor::apply(op, &self.parent_buf, &mut self.succ_buf);
             let preferred = self.is_preferred[op_id as usize];
-            let (sid, new) = self.registry.insert(&self.succ_buf);
+            let (sid, new) = self.registry.insert_hashed(&self.succ_buf, self.succ_hashes[k]);
             if new {
                 self.nodes.push(Node {
                     g: succ_g,

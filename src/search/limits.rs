@@ -86,8 +86,8 @@ mod tests {
         assert!(m.peak_bytes() >= 10);
         let mut m = Monitor::new(
             Limits {
-                time: None,
                 memory_bytes: Some(100),
+                ..Limits::default()
             },
             &flag,
         );
@@ -95,7 +95,7 @@ mod tests {
         let mut m = Monitor::new(
             Limits {
                 time: Some(Duration::ZERO),
-                memory_bytes: None,
+                ..Limits::default()
             },
             &flag,
         );

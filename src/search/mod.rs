@@ -34,6 +34,10 @@ pub enum Strategy {
 pub struct Limits {
     pub time: Option<Duration>,
     pub memory_bytes: Option<u64>,
+    /// Most states to expand. Unlike time, this stops a search at the same
+    /// point on every machine, so a portfolio's cheap first tries give the
+    /// same answers everywhere.
+    pub expansions: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +79,8 @@ pub enum Outcome {
     Incomplete,
     OutOfTime,
     OutOfMemory,
+    /// [`Limits::expansions`] states were expanded without a decision.
+    ExpansionLimit,
     /// Stopped from outside (Ctrl-C).
     Interrupted,
 }

@@ -18,6 +18,9 @@ pub struct SuccessorGenerator {
     watchers: Vec<OpId>,
     /// Operators with no positive precondition.
     always: Vec<OpId>,
+    /// Per state word, the bits of facts some operator watches: the true
+    /// facts nobody watches (often most of them) are skipped a word at a time.
+    watched_mask: Vec<u64>,
 }
 
 #[inline]
@@ -83,10 +86,17 @@ impl SuccessorGenerator {
                 None => always.push(op_id as OpId),
             }
         }
+        let mut watched_mask = vec![0u64; crate::state::words_for(n)];
+        for f in 0..n {
+            if start[f + 1] > start[f] {
+                watched_mask[f / 64] |= 1 << (f % 64);
+            }
+        }
         SuccessorGenerator {
             start,
             watchers,
             always,
+            watched_mask,
         }
     }
 
@@ -94,15 +104,11 @@ impl SuccessorGenerator {
     /// first). The order is fixed for a given state.
     pub fn applicable(&self, task: &Task, state: &[u64], out: &mut Vec<OpId>) {
         out.clear();
-        let num_facts = self.start.len() - 1;
-        for (wi, &word) in state.iter().enumerate() {
-            let mut w = word;
+        for (wi, (&word, &mask)) in state.iter().zip(&self.watched_mask).enumerate() {
+            let mut w = word & mask;
             while w != 0 {
                 let f = wi * 64 + w.trailing_zeros() as usize;
                 w &= w - 1;
-                if f >= num_facts {
-                    break;
-                }
                 let ops = &self.watchers[self.start[f] as usize..self.start[f + 1] as usize];
                 for &op in ops {
                     if is_applicable(&task.operators[op as usize], state) {
@@ -120,5 +126,6 @@ impl SuccessorGenerator {
 
     pub fn memory_bytes(&self) -> usize {
         (self.start.capacity() + self.watchers.capacity() + self.always.capacity()) * 4
+            + self.watched_mask.capacity() * 8
     }
 }

@@ -375,6 +375,20 @@ fn limits_stop_the_search() {
     assert_eq!(outcome, Outcome::Interrupted);
 }
 
+#[test]
+fn an_expansion_limit_stops_at_exactly_that_count() {
+    let task = switches(12, true);
+    let mut c = config(Strategy::Astar);
+    c.limits.expansions = Some(100);
+    let (outcome, stats) = search(&task, &mut Blind::new(&task), None, &c);
+    assert_eq!(outcome, Outcome::ExpansionLimit);
+    assert_eq!(stats.expanded, 100);
+    // A limit the search does not reach changes nothing.
+    c.limits.expansions = Some(1 << 20);
+    let (outcome, _) = search(&task, &mut Blind::new(&task), None, &c);
+    assert!(matches!(outcome, Outcome::Solved(_)));
+}
+
 /// Goal count whose preferred operators add a missing goal fact; `None` on
 /// states containing the `trap` fact.
 struct TestHeuristic {

@@ -15,7 +15,7 @@ mod tests;
 
 use std::time::{Duration, Instant};
 
-use projection::{INFINITE, Projection, TaskInfo, Var, Variable};
+use projection::{INFINITE, Projection, TaskInfo, Var};
 
 use super::{Estimate, Heuristic};
 use crate::state::StateBits;
@@ -30,6 +30,10 @@ pub struct PdbConfig {
     pub max_total_size: usize,
     /// Wall-clock budget for pattern selection and construction, seconds.
     pub max_time_secs: f64,
+    /// Cap on the work of selection (and again of ordering), in units of
+    /// `Projection::work`: operators, abstract states and edges of each
+    /// database built. `None` for no cap besides the time.
+    pub max_work: Option<u64>,
 }
 
 impl Default for PdbConfig {
@@ -38,6 +42,7 @@ impl Default for PdbConfig {
             max_pdb_size: 2_000_000,
             max_total_size: 20_000_000,
             max_time_secs: 2.0,
+            max_work: None,
         }
     }
 }
@@ -55,6 +60,21 @@ impl PdbConfig {
         config
     }
 }
+
+impl PdbConfig {
+    /// Small databases chosen by a fixed amount of work, the same on every
+    /// machine: about a hundredth of a second on the shared instances, where
+    /// they already decide the small ones.
+    pub fn probe() -> Self {
+        PdbConfig {
+            max_work: Some(PROBE_WORK),
+            ..PdbConfig::default()
+        }
+    }
+}
+
+/// Selection work of [`PdbConfig::probe`].
+const PROBE_WORK: u64 = 100_000;
 
 /// One database: the distances of the abstract states of a pattern.
 struct Table {
@@ -75,10 +95,18 @@ impl Table {
     }
 }
 
+/// Marks a fact of no used variable in [`PdbHeuristic::fact_value`].
+const NOT_USED: Var = Var::MAX;
+
 pub struct PdbHeuristic {
-    vars: Vec<Variable>,
     /// Variables some pattern contains (their values are computed per state).
     used_vars: Vec<Var>,
+    /// Value of each used variable when none of its facts is true.
+    default_values: Vec<u32>,
+    /// For every fact of a used variable, (variable, value); `NOT_USED` for
+    /// the other facts. A state's values come from its true facts alone,
+    /// without scanning each variable's facts.
+    fact_value: Vec<(Var, u32)>,
     /// Value of every variable in the state being evaluated.
     values: Vec<u32>,
     /// One additive collection per cost-partitioning order.
@@ -91,9 +119,10 @@ impl PdbHeuristic {
         let start = Instant::now();
         let budget = Duration::from_secs_f64(config.max_time_secs.max(0.0));
         let info = TaskInfo::new(task);
-        let selection_deadline = start + budget.mul_f64(0.6);
-        let selected = select::select(&info, config, selection_deadline);
-        let orders = select::orders(&info, &selected, config, start + budget);
+        let mut selection_budget = select::Budget::new(start + budget.mul_f64(0.6), config.max_work);
+        let selected = select::select(&info, config, &mut selection_budget);
+        let mut order_budget = select::Budget::new(start + budget, config.max_work);
+        let orders = select::orders(&info, &selected, config, &mut order_budget);
         let mut h = Self::from_orders(info, orders);
         h.build_time = start.elapsed();
         h
@@ -116,9 +145,23 @@ impl PdbHeuristic {
         used_vars.sort_unstable();
         used_vars.dedup();
         let values = vec![0; info.vars.len()];
+        let default_values = used_vars
+            .iter()
+            .map(|&v| {
+                let var = &info.vars[v as usize];
+                if var.has_none { var.facts.len() as u32 } else { 0 }
+            })
+            .collect();
+        let mut fact_value = vec![(NOT_USED, 0); info.task.num_facts()];
+        for &v in &used_vars {
+            for (i, &f) in info.vars[v as usize].facts.iter().enumerate() {
+                fact_value[f as usize] = (v, i as u32);
+            }
+        }
         PdbHeuristic {
-            vars: info.vars,
             used_vars,
+            default_values,
+            fact_value,
             values,
             orders,
             build_time: Duration::ZERO,
@@ -176,9 +219,18 @@ impl Heuristic for PdbHeuristic {
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
-        for &v in &self.used_vars {
-            self.values[v as usize] = self.vars[v as usize].value(state);
+        for (&v, &d) in self.used_vars.iter().zip(&self.default_values) {
+            self.values[v as usize] = d;
         }
+        // An exactly-one variable has one true fact in a reachable state; in
+        // others any value will do (see `Variable::value`).
+        let (fact_value, values) = (&self.fact_value, &mut self.values);
+        crate::state::for_each_true(state, |f| {
+            let (v, value) = fact_value[f];
+            if v != NOT_USED {
+                values[v as usize] = value;
+            }
+        });
         let mut best = 0;
         for order in &self.orders {
             best = best.max(additive_value(order, &self.values)?);

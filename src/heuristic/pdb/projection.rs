@@ -222,6 +222,14 @@ pub struct Projection {
 }
 
 impl Projection {
+    /// A machine-independent measure of what building and searching this
+    /// projection costs: operators abstracted, states and edges.
+    pub fn work(&self) -> u64 {
+        (self.ops.iter().map(|a| a.concrete.len()).sum::<usize>() + self.num_states + self.edges.len()) as u64
+    }
+}
+
+impl Projection {
     /// Builds the projection onto `pattern` (sorted, distinct variables);
     /// `None` when it has more than `max_states` states or too many edges.
     pub fn build(info: &TaskInfo, pattern: &[Var], max_states: usize) -> Option<Projection> {

@@ -40,6 +40,33 @@ const MAX_ORDERS: usize = 4;
 /// Most cost-partitioning orders tried.
 const MAX_ORDER_ATTEMPTS: usize = 8;
 
+/// What selection and ordering may spend: a wall-clock deadline and,
+/// optionally, a cap on [`Projection::work`] summed over the databases
+/// built. The cap stops at the same point on every machine.
+pub struct Budget {
+    pub deadline: Instant,
+    pub max_work: Option<u64>,
+    work: u64,
+}
+
+impl Budget {
+    pub fn new(deadline: Instant, max_work: Option<u64>) -> Self {
+        Budget {
+            deadline,
+            max_work,
+            work: 0,
+        }
+    }
+
+    fn spent(&self) -> bool {
+        self.max_work.is_some_and(|m| self.work >= m) || Instant::now() >= self.deadline
+    }
+
+    fn charge(&mut self, work: u64) {
+        self.work = self.work.saturating_add(work);
+    }
+}
+
 /// The chosen patterns and the samples they were judged on.
 pub struct Selection {
     pub patterns: Vec<Vec<Var>>,
@@ -63,16 +90,18 @@ struct Climber<'i, 'a> {
     cache: HashMap<Vec<Var>, Option<Evaluated>>,
     /// Variables each variable's operators depend on or change.
     related: HashMap<Var, Vec<Var>>,
-    deadline: Instant,
+    budget: &'i mut Budget,
 }
 
 impl<'i, 'a> Climber<'i, 'a> {
     fn evaluate(&mut self, pattern: &[Var]) -> Option<&Evaluated> {
         if !self.cache.contains_key(pattern) {
-            if Instant::now() >= self.deadline {
+            if self.budget.spent() {
                 return None;
             }
+            let budget = &mut *self.budget;
             let evaluated = Projection::build(self.info, pattern, self.config.max_pdb_size).map(|p| {
+                budget.charge(p.work());
                 let dist = p.distances(&self.full_costs);
                 let h = self
                     .samples
@@ -121,8 +150,8 @@ fn union(a: &[Var], b: &[Var]) -> Vec<Var> {
     u
 }
 
-/// Chooses patterns within the budgets, stopping at `deadline`.
-pub fn select(info: &TaskInfo, config: &PdbConfig, deadline: Instant) -> Selection {
+/// Chooses patterns within the size limits of `config` and the budget.
+pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selection {
     let full_costs: Vec<u64> = info.task.operators.iter().map(|o| o.cost as u64).collect();
     let mut climber = Climber {
         info,
@@ -131,7 +160,7 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, deadline: Instant) -> Selecti
         samples: vec![initial_values(info)],
         cache: HashMap::new(),
         related: HashMap::new(),
-        deadline,
+        budget,
     };
     let mut patterns: Vec<Vec<Var>> = Vec::new();
     let mut total = 0usize;
@@ -158,7 +187,7 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, deadline: Instant) -> Selecti
     let is_goal_var = |v: Var| info.goal_vars.binary_search(&v).is_ok();
     let mut cap = config.max_pdb_size.min(FIRST_CAP);
     loop {
-        if Instant::now() >= deadline {
+        if climber.budget.spent() {
             break;
         }
         let sizes: Vec<usize> = patterns
@@ -278,7 +307,7 @@ fn gain_over(new: &[u64], old: impl Fn(usize) -> u64) -> u64 {
 /// Cost-partitioning orders over the selected patterns: the most
 /// informative patterns first, then shuffled orders while they improve the
 /// estimate on some sample and the budgets allow.
-pub fn orders(info: &TaskInfo, selection: &Selection, config: &PdbConfig, deadline: Instant) -> Vec<Vec<Table>> {
+pub fn orders(info: &TaskInfo, selection: &Selection, config: &PdbConfig, budget: &mut Budget) -> Vec<Vec<Table>> {
     let mut order: Vec<usize> = (0..selection.patterns.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(selection.scores[i]));
     let pick = |order: &[usize]| -> Vec<Vec<Var>> { order.iter().map(|&i| selection.patterns[i].clone()).collect() };
@@ -297,13 +326,14 @@ pub fn orders(info: &TaskInfo, selection: &Selection, config: &PdbConfig, deadli
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for _ in 0..MAX_ORDER_ATTEMPTS {
-        if result.len() >= MAX_ORDERS || Instant::now() >= deadline || stored * 2 > config.max_total_size.max(stored) {
+        if result.len() >= MAX_ORDERS || budget.spent() || stored * 2 > config.max_total_size.max(stored) {
             break;
         }
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
         let tables = build_order(info, &pick(&order), config.max_pdb_size);
+        budget.charge(size_of(&tables) as u64);
         let values: Vec<u64> = selection
             .samples
             .iter()

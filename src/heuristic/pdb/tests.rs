@@ -9,6 +9,7 @@ fn quick() -> PdbConfig {
         max_pdb_size: 10_000,
         max_total_size: 100_000,
         max_time_secs: 1.0,
+        max_work: None,
     }
 }
 
@@ -234,6 +235,7 @@ fn hanoi_small_pdbs_beat_goal_count() {
         max_pdb_size: 2_000,
         max_total_size: 10_000,
         max_time_secs: 10.0,
+        max_work: None,
     };
     let mut h = PdbHeuristic::new(&t, &config);
     let h0 = h.evaluate(t.initial_state().bits()).expect("solvable");
@@ -266,6 +268,24 @@ fn ipc_instances_solved_optimally() {
 }
 
 #[test]
+fn a_work_cap_stops_selection_at_the_same_point_every_time() {
+    let (dp, pp) = write_hanoi(6, 4);
+    let t = load(&dp, &pp);
+    // With no work to spend, the goal variables' singletons stay as they are.
+    let none = PdbConfig {
+        max_work: Some(1),
+        ..PdbConfig::default()
+    };
+    let singletons = PdbHeuristic::new(&t, &none).patterns();
+    assert!(singletons[0].iter().all(|p| p.len() == 1), "{singletons:?}");
+    assert_eq!(singletons[0].len(), TaskInfo::new(&t).goal_vars.len());
+    // The probe's cap allows merges, and gives the same ones on every build.
+    let first = PdbHeuristic::new(&t, &PdbConfig::probe()).patterns();
+    assert!(first[0].iter().any(|p| p.len() > 1), "{first:?}");
+    assert_eq!(first, PdbHeuristic::new(&t, &PdbConfig::probe()).patterns());
+}
+
+#[test]
 fn patterns_respect_size_budget() {
     let (dp, pp) = write_hanoi(6, 4);
     let t = load(&dp, &pp);
@@ -273,6 +293,7 @@ fn patterns_respect_size_budget() {
         max_pdb_size: 500,
         max_total_size: 3_000,
         max_time_secs: 10.0,
+        max_work: None,
     };
     let h = PdbHeuristic::new(&t, &config);
     let info = TaskInfo::new(&t);
