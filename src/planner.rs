@@ -340,12 +340,14 @@ fn run(
         options,
         format!(
             "grounded: {} facts, {} operators, {} static facts folded away, \
-             {} constant or irrelevant facts and {} irrelevant or duplicate operators removed, {:.3}s",
+             {} constant or irrelevant facts and {} irrelevant or duplicate operators removed, \
+             {} operators with mutex preconditions removed, {:.3}s",
             ground_stats.facts,
             ground_stats.operators,
             ground_stats.static_facts,
             ground_stats.removed_facts,
             ground_stats.removed_operators,
+            ground_stats.impossible_operators,
             ground_stats.seconds
         ),
     );

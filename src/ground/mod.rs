@@ -10,9 +10,12 @@
 //!    argument positions, never by enumerating all parameter tuples.
 //! 3. Reachable facts and operators are numbered in sorted order, so the
 //!    same input always gives the same [`Task`].
-//! 4. Constant and goal-irrelevant facts and operators are removed
+//! 4. Operators that apply in no reachable state by the task's invariants
+//!    (two mutex preconditions) are removed ([`impossible`]).
+//! 5. Constant and goal-irrelevant facts and operators are removed
 //!    ([`simplify`]).
 
+mod impossible;
 mod join;
 mod simplify;
 mod symbols;
@@ -36,6 +39,8 @@ pub struct GroundStats {
     pub removed_facts: usize,
     /// Irrelevant or duplicate operators removed after grounding.
     pub removed_operators: usize,
+    /// Operators removed because they apply in no reachable state.
+    pub impossible_operators: usize,
     pub seconds: f64,
 }
 
@@ -55,6 +60,8 @@ pub enum GroundError {
 pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
     let (task, mut stats) = ground_reachable(domain, problem)?;
+    let (task, impossible) = impossible::remove_impossible_operators(task);
+    stats.impossible_operators = impossible;
     let (task, removed) = simplify::simplify(task)
         .map_err(|f| GroundError::GoalUnreachable(format!("(not {f}) (the fact is always true)")))?;
     stats.facts = task.num_facts();
@@ -78,6 +85,7 @@ fn ground_reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundS
         static_facts,
         removed_facts: 0,
         removed_operators: 0,
+        impossible_operators: 0,
         seconds: start.elapsed().as_secs_f64(),
     };
     Ok((task, stats))
@@ -420,6 +428,12 @@ impl<'a> Grounder<'a> {
             // Add wins over delete (PDDL applies deletes first).
             del.retain(|f| add.binary_search(f).is_err());
             if pre_neg.iter().any(|f| pre.binary_search(f).is_ok()) {
+                continue;
+            }
+            // Adding a fact the operator requires changes nothing; an
+            // operator left without effects (`drive t x x`) is no step at all.
+            add.retain(|f| pre.binary_search(f).is_err());
+            if add.is_empty() && del.is_empty() {
                 continue;
             }
             let cost = if uses_costs {
@@ -931,9 +945,34 @@ mod tests {
         let (task, _) = ground_reachable(&d, &p).expect("grounds");
         let touch = op(&task, "(touch a)").unwrap();
         assert_eq!(touch.del, Vec::<FactId>::new());
-        assert_eq!(touch.add.len(), 2);
+        // Adding the required (p a) again changes nothing, so only (q a) stays.
+        assert_eq!(touch.add, vec![fact_id(&task, "q a").unwrap()]);
         assert!(op(&task, "(never a)").is_none());
         assert_eq!(task.num_operators(), 1);
+    }
+
+    #[test]
+    fn operators_without_any_effect_are_not_kept() {
+        // (go ?x ?y) with ?x = ?y deletes and adds (at ?x): no change.
+        let d = domain(
+            &[],
+            vec![action(
+                "go",
+                &[("?x", "object"), ("?y", "object")],
+                vec![pos("at ?x")],
+                &["at ?y"],
+                &["at ?x"],
+            )],
+        );
+        let p = problem(&[("a", "object"), ("b", "object")], &["at a"], &["at b"]);
+        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let mut ops: Vec<String> = task
+            .operators
+            .iter()
+            .map(|o| format!("({} {})", o.action, o.args.join(" ")))
+            .collect();
+        ops.sort();
+        assert_eq!(ops, vec!["(go a b)", "(go b a)"]);
     }
 
     #[test]
