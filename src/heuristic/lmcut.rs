@@ -64,7 +64,8 @@ impl LmCut {
     }
 
     /// Collects the cut: operators fired by a fact reachable from the state
-    /// outside the goal zone that have an effect in the goal zone.
+    /// outside the goal zone that have an effect in the goal zone. Facts are
+    /// reached only through operators outside the cut.
     fn find_cut(&mut self, state: &StateBits) {
         let rt = &self.relaxed;
         self.reached.fill(false);
@@ -79,13 +80,18 @@ impl LmCut {
                 if self.exploration.trigger[o as usize] != f {
                     continue;
                 }
+                if rt.effects(o).iter().any(|&e| self.in_goal_zone[e as usize]) {
+                    if !self.in_cut[o as usize] {
+                        self.in_cut[o as usize] = true;
+                        self.cut.push(o);
+                    }
+                    // Its other effects are not reached through it: every
+                    // relaxed plan still uses a cut operator (the first one
+                    // that enters the goal zone), and the cut is smaller.
+                    continue;
+                }
                 for &e in rt.effects(o) {
-                    if self.in_goal_zone[e as usize] {
-                        if !self.in_cut[o as usize] {
-                            self.in_cut[o as usize] = true;
-                            self.cut.push(o);
-                        }
-                    } else if !self.reached[e as usize] {
+                    if !self.reached[e as usize] {
                         self.reached[e as usize] = true;
                         self.stack.push(e);
                     }
