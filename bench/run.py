@@ -678,16 +678,21 @@ def run_clingo(planners: Planners, instance: Path, encoding: Path) -> Measuremen
 
 
 def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with_fd: bool,
-            records: list) -> None:
+            records: list, shared_asp: Path | None = None) -> None:
+    """One line per instance of every family folder under asp_root. A family folder without
+    an encoding.asp uses the one of the same family under shared_asp."""
     has_asp, asp_time_limit = corvus_has_asp(planners.corvus)
     if not has_asp:
         log("note: `corvus asp` is not available in this build: corvus columns are n/a")
-    columns = [("instance", 32, "<"), ("bound", 5, ">"), ("cv total", 9, ">"), ("cv len", 10, ">")]
+    columns = [("instance", 32, "<"), ("bound", 5, ">"), ("cv total", 9, ">"), ("cv exp", 9, ">"),
+               ("cv len", 10, ">"), ("witness", 7, ">")]
     if with_fd:
         for name, _ in ASP_FD_CONFIGS:
             columns += [(f"fd {name} s", len(name) + 5, ">"), ("len", 10, ">")]
-    columns += [("clingo", 7, ">"), ("clingo s", 9, ">")]
+    columns += [("clingo", 7, ">"), ("clingo s", 9, ">"), ("cv/best", 7, ">")]
     table = Table(columns)
+    ratios: list[float] = []
+    undecided: list[str] = []
     print("\n== ASP instances (plan length vs the instance's step bound; n/a = not available)")
     print(table.header(), flush=True)
     family_dirs = sorted(p for p in asp_root.iterdir() if p.is_dir())
@@ -695,6 +700,8 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
         family_dirs = [p for p in family_dirs if p.name in families]
     for family_dir in family_dirs:
         encoding = family_dir / "encoding.asp"
+        if not encoding.is_file() and shared_asp is not None:
+            encoding = shared_asp / family_dir.name / "encoding.asp"
         instances = sorted(
             (p for p in family_dir.glob("*.asp") if p.name != "encoding.asp"),
             key=lambda p: natural_key(p.name),
@@ -717,8 +724,15 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
 
                     outcome, walls = measure(once, planners.repeat, planners.repeat_under)
                 cv = parse_corvus(outcome, walls)
+                # Every portfolio entry logs its expansions; the run did them all.
+                cv.expanded = sum(int(x) for x in re.findall(r"^Expanded (\d+) state", outcome.stderr,
+                                                             re.MULTILINE)) or None
+                if cv.solved and encoding.is_file():
+                    cv.plan_valid = witness_accepted(planners, instance, encoding, outcome.stdout)
                 record["corvus"] = asdict(cv)
-            cells += [total_cell(cv), bounded_len(cv, bound)]
+            witness = "-" if cv is None or cv.plan_valid is None else ("ok" if cv.plan_valid else "REJECTED")
+            cells += [total_cell(cv), fmt_int(cv.expanded) if cv else "n/a", bounded_len(cv, bound), witness]
+            others: list[float] = []
 
             if with_fd:
                 pddl = translate_asp(planners, instance) if has_asp else None
@@ -727,6 +741,8 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
                     if pddl is not None:
                         fd = planners.run_fd(pddl[0], pddl[1], fd_args)
                         record["fd"][name] = asdict(fd)
+                        if fd.solved:
+                            others.append(fd.wall_s)
                     cells += [total_cell(fd), bounded_len(fd, bound)]
                 if pddl is not None:
                     shutil.rmtree(pddl[0].parent, ignore_errors=True)
@@ -735,10 +751,39 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
                 cl = run_clingo(planners, instance, encoding)
                 record["clingo"] = asdict(cl)
                 cells += [cl.status, fmt_s(cl.wall_s)]
+                if cl.status in ("SAT", "UNSAT"):
+                    others.append(cl.wall_s)
             else:
                 cells += ["n/a", "-"]
+            # Decided: a witness clingo accepts, or the proof that none exists (exit 11).
+            decided = cv is not None and ((cv.solved and cv.plan_valid is not False)
+                                          or cv.status == "unsolvable")
+            ratio = cv.wall_s / min(others) if decided and others and min(others) > 0 else None
+            record["ratio_to_best_other"] = ratio
+            if ratio is not None:
+                ratios.append(ratio)
+            if not decided:
+                undecided.append(f"{family_dir.name}/{instance.stem}")
+            cells.append("-" if ratio is None else f"{ratio:.2f}")
             print(table.line(cells), flush=True)
             records.append(record)
+    print("\n== Summary (ASP)")
+    print(f"instances {len(ratios) + len(undecided) if ratios or undecided else 0}"
+          f" | corvus undecided: {', '.join(undecided) if undecided else 'none'}")
+    if ratios:
+        print(f"corvus/best-other per instance: median {statistics.median(ratios):.2f}, "
+              f"max {max(ratios):.2f}, at most 0.5 on {sum(r <= 0.5 for r in ratios)} of {len(ratios)}"
+              " (instances some other system also decided)")
+
+
+def witness_accepted(planners: Planners, instance: Path, encoding: Path, witness: str) -> bool:
+    """Whether the competition's encoding accepts corvus's witness (tests/clingo_check.py)."""
+    with tempfile.TemporaryDirectory(prefix="corvus-bench-witness-") as tmp:
+        path = Path(tmp) / "witness.asp"
+        path.write_text(witness)
+        o = run_process([str(venv_python()), str(REPO_ROOT / "tests" / "clingo_check.py"), str(encoding),
+                         str(instance), str(path)], Path(tmp), planners.kill_after())
+    return o.exit_code == 0
 
 
 def bounded_len(m: Measurement | None, bound: int | None) -> str:
@@ -829,6 +874,10 @@ def parse_args(argv: list[str]):
     p.add_argument("--no-fd", action="store_true", help="run corvus only")
     p.add_argument("--no-ipc", action="store_true", help="skip the IPC problems")
     p.add_argument("--asp", action="store_true", help="also run the ASP instances (shared/asp)")
+    p.add_argument("--asp-dir", type=Path, default=None, metavar="DIR",
+                   help="ASP instances to run instead of shared/asp: family folders (hanoi/, "
+                        "sokoban/) of .asp instances, e.g. from `corvus asp generate`; a folder "
+                        "without encoding.asp uses the shared one")
     p.add_argument("--asp-families", default=None, metavar="F",
                    help="comma-separated ASP families (default: every folder under shared/asp)")
     args = p.parse_args(argv)
@@ -855,7 +904,7 @@ def main(argv: list[str]) -> int:
     if not ipc_root.is_dir():
         ipc_root = REPO_ROOT / "problems" / "ipc"
         log(f"note: {shared}/ipc missing, using the vendored copies in {ipc_root}")
-    asp_root = shared / "asp"
+    asp_root = args.asp_dir if args.asp_dir is not None else shared / "asp"
 
     if args.no_build:
         corvus = args.corvus or default_corvus()
@@ -906,7 +955,7 @@ def main(argv: list[str]) -> int:
         if asp_root.is_dir():
             families = None if args.asp_families is None else \
                 [f.strip() for f in args.asp_families.split(",") if f.strip()]
-            run_asp(planners, asp_root, families, with_fd, records)
+            run_asp(planners, asp_root, families, with_fd, records, shared / "asp")
         else:
             log(f"note: {asp_root} missing, ASP part skipped")
     meta["finished_utc"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
