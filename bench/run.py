@@ -725,8 +725,8 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
                     outcome, walls = measure(once, planners.repeat, planners.repeat_under)
                 cv = parse_corvus(outcome, walls)
                 # Every portfolio entry logs its expansions; the run did them all.
-                cv.expanded = sum(int(x) for x in re.findall(r"^Expanded (\d+) state", outcome.stderr,
-                                                             re.MULTILINE)) or None
+                expanded = re.findall(r"^Expanded (\d+) state", outcome.stderr, re.MULTILINE)
+                cv.expanded = sum(int(x) for x in expanded) if expanded else None
                 if cv.solved and encoding.is_file():
                     cv.plan_valid = witness_accepted(planners, instance, encoding, outcome.stdout)
                 record["corvus"] = asdict(cv)
