@@ -693,6 +693,7 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
     table = Table(columns)
     ratios: list[float] = []
     undecided: list[str] = []
+    total = 0
     print("\n== ASP instances (plan length vs the instance's step bound; n/a = not available)")
     print(table.header(), flush=True)
     family_dirs = sorted(p for p in asp_root.iterdir() if p.is_dir())
@@ -760,6 +761,7 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
                                           or cv.status == "unsolvable")
             ratio = cv.wall_s / min(others) if decided and others and min(others) > 0 else None
             record["ratio_to_best_other"] = ratio
+            total += 1
             if ratio is not None:
                 ratios.append(ratio)
             if not decided:
@@ -768,8 +770,8 @@ def run_asp(planners: Planners, asp_root: Path, families: list[str] | None, with
             print(table.line(cells), flush=True)
             records.append(record)
     print("\n== Summary (ASP)")
-    print(f"instances {len(ratios) + len(undecided) if ratios or undecided else 0}"
-          f" | corvus undecided: {', '.join(undecided) if undecided else 'none'}")
+    print(f"instances {total} | corvus decided {total - len(undecided)}"
+          f" | undecided: {', '.join(undecided) if undecided else 'none'}")
     if ratios:
         print(f"corvus/best-other per instance: median {statistics.median(ratios):.2f}, "
               f"max {max(ratios):.2f}, at most 0.5 on {sum(r <= 0.5 for r in ratios)} of {len(ratios)}"

@@ -93,14 +93,12 @@ impl Exploration {
                 }
                 self.unsatisfied[o] -= 1;
                 if self.unsatisfied[o] == 0 {
-                    // Facts settle in order of cost, so this one has the
-                    // maximal cost; among the preconditions of that cost the
-                    // trigger is chosen as `lower_costs_max` chooses it.
-                    self.trigger[o] = if combine == Combine::Max {
-                        self.max_precondition(rt, o as RelaxedOpId).1
-                    } else {
-                        fact
-                    };
+                    // Facts settle in order of cost, so the last one is a
+                    // precondition of maximal cost; equal costs settle in
+                    // order of id, so it is the last such one, as in
+                    // `max_precondition` (exactly so without zero-cost
+                    // operators, which can settle a fact of equal cost later).
+                    self.trigger[o] = fact;
                     if combine == Combine::Max {
                         self.op_value[o] = costs[o].saturating_add(cost);
                     }
@@ -123,13 +121,12 @@ impl Exploration {
     }
 
     /// A precondition of `o` with maximal current cost, and that cost; of
-    /// several, the last (highest id). Both explorations choose triggers by
-    /// this one rule, so an operator's trigger does not depend on which of
-    /// them computed it. LM-cut's estimates depend a lot on the choice: on
-    /// depot p03, taking the first maximal precondition in the incremental
-    /// update and the last settled one in the full exploration gave h = 14
-    /// in the initial state and A* 57k expansions; this rule gives 16 and
-    /// 21k (the first maximal one in both: 14 and 60k).
+    /// several, the last (highest id), which is also the one the full
+    /// exploration settles last, so an operator's trigger hardly depends on
+    /// which exploration computed it. LM-cut's estimates depend a lot on
+    /// the choice: on depot p03, the first maximal precondition here gave
+    /// h = 14 in the initial state and A* 57k expansions; the last gives 16
+    /// and 21k (the first in both explorations: 14 and 60k).
     fn max_precondition(&self, rt: &RelaxedTask, o: RelaxedOpId) -> (u64, FactId) {
         let pre = rt.pre(o);
         let mut best = (self.fact_cost[pre[0] as usize], pre[0]);

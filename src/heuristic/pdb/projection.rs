@@ -14,7 +14,9 @@
 //! would leave two facts of a group true (or empty an exactly-one group)
 //! never applies there either. All such transitions are left out.
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
+
+use crate::fasthash::FastMap;
 
 use crate::mutex::{MutexGroup, cover, invariant_groups};
 use crate::state::StateBits;
@@ -241,10 +243,11 @@ impl Projection {
             mult.push(m);
             m *= v.domain();
         }
-        // Position of each variable in the pattern.
-        let mut position: HashMap<Var, usize> = HashMap::new();
+        // Position of each variable in the pattern (a dense table: it is
+        // looked up for every precondition's mutex partners of every operator).
+        let mut position: Vec<Option<usize>> = vec![None; info.vars.len()];
         for (i, &v) in pattern.iter().enumerate() {
-            position.insert(v, i);
+            position[v as usize] = Some(i);
         }
         let enumerator = Enumerator::new(info, &vars, mult.clone());
         let goal = goal_states(info, &position, &vars, num_states, &enumerator);
@@ -256,7 +259,7 @@ impl Projection {
         relevant.sort_unstable();
         relevant.dedup();
         let mut ops: Vec<AbstractOp> = Vec::new();
-        let mut by_moves: HashMap<Vec<Vec<(u32, u32)>>, usize> = HashMap::new();
+        let mut by_moves: FastMap<Vec<Vec<(u32, u32)>>, usize> = FastMap::default();
         for o in relevant {
             if let Some(moves) = abstract_moves(info, o as usize, &position, &vars) {
                 match by_moves.get(&moves) {
@@ -385,7 +388,7 @@ impl Projection {
 fn abstract_moves(
     info: &TaskInfo,
     o: usize,
-    position: &HashMap<Var, usize>,
+    position: &[Option<usize>],
     vars: &[&Variable],
 ) -> Option<Vec<Vec<(u32, u32)>>> {
     if info.useless[o] {
@@ -400,7 +403,7 @@ fn abstract_moves(
     let mut changes = false;
     let slot = |f: FactId| {
         let (v, val) = info.fact_var[f as usize];
-        position.get(&v).map(|&i| (i, val))
+        position[v as usize].map(|i| (i, val))
     };
     for &f in &op.pre {
         if let Some((i, val)) = slot(f) {
@@ -564,7 +567,7 @@ impl Enumerator {
 /// Abstract states agreeing with the goal on the pattern variables.
 fn goal_states(
     info: &TaskInfo,
-    position: &HashMap<Var, usize>,
+    position: &[Option<usize>],
     vars: &[&Variable],
     num_states: usize,
     enumerator: &Enumerator,
@@ -573,7 +576,7 @@ fn goal_states(
     let mut allowed: Vec<Vec<bool>> = vars.iter().map(|v| vec![true; v.domain()]).collect();
     let slot = |f: FactId| {
         let (v, val) = info.fact_var[f as usize];
-        position.get(&v).map(|&i| (i, val as usize))
+        position[v as usize].map(|i| (i, val as usize))
     };
     for &g in &task.goal {
         if let Some((i, val)) = slot(g) {
