@@ -266,6 +266,9 @@ struct SolveArgs {
     /// Exact goal distances near the goal from a backward search, around the heuristic.
     #[arg(long)]
     perimeter: bool,
+    /// Store states packed by the task's invariant groups: less memory per state, slower search.
+    #[arg(long)]
+    pack_states: bool,
     /// Only plans of total cost at most N.
     #[arg(long, value_name = "N", conflicts_with = "max_steps")]
     max_cost: Option<u64>,
@@ -389,6 +392,7 @@ fn solve_and_report(args: &SolveArgs) -> (i32, serde_json::Value) {
             ..Limits::default()
         },
         perimeter: args.perimeter,
+        pack_states: args.pack_states,
         verbose: !args.quiet,
     };
     let report = match planner::solve_files(&args.domain, &args.problem, &options) {

@@ -73,6 +73,8 @@ pub struct Options {
     pub limits: Limits,
     /// Wrap the heuristic in a perimeter of exact goal distances.
     pub perimeter: bool,
+    /// Store states packed by invariant groups: less memory, more time.
+    pub pack_states: bool,
     /// Log to stderr.
     pub verbose: bool,
 }
@@ -87,6 +89,7 @@ impl Default for Options {
             preferred_operators: true,
             limits: Limits::default(),
             perimeter: false,
+            pack_states: false,
             verbose: false,
         }
     }
@@ -387,7 +390,7 @@ fn run(
         }
         let name = config.name();
         log(options, format!("search: {name}"));
-        let (outcome, stats) = run_config(&task, config, bound, limits, options.verbose);
+        let (outcome, stats) = run_config(&task, config, bound, limits, options);
         let status = match outcome {
             Outcome::Solved(ops) => {
                 let found = validated(domain, problem, &task, &ops, unit_cost)?;
@@ -451,7 +454,14 @@ fn run(
     })
 }
 
-fn run_config(task: &Task, config: Config, bound: Option<u64>, limits: Limits, verbose: bool) -> (Outcome, Statistics) {
+fn run_config(
+    task: &Task,
+    config: Config,
+    bound: Option<u64>,
+    limits: Limits,
+    options: &Options,
+) -> (Outcome, Statistics) {
+    let verbose = options.verbose;
     let start = Instant::now();
     let mut guide = if config.probe {
         config.heuristic.build_probe(task)
@@ -483,6 +493,7 @@ fn run_config(task: &Task, config: Config, bound: Option<u64>, limits: Limits, v
         preferred_operators: config.preferred_operators,
         limits,
         verbose,
+        pack_states: options.pack_states,
     };
     match prune.as_mut() {
         Some(p) => search::search(task, guide.as_mut(), Some(p.as_mut()), &search_config),

@@ -377,3 +377,47 @@ fn progress_line_on_a_terminal() {
         .expect("script runs");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("[search]"));
 }
+
+#[test]
+fn packed_states_change_memory_not_the_search() {
+    // Depot's invariant groups pack a state into fewer words; the search
+    // must expand the same states and return the same plan.
+    let domain = data("problems/ipc/depot/domain.pddl");
+    let problem = data("problems/ipc/depot/p02.pddl");
+    let mut results = Vec::new();
+    for packed in [false, true] {
+        let plan = temp_plan(&format!("depot-packed-{packed}.plan"));
+        let stats = temp_plan(&format!("depot-packed-{packed}.json"));
+        let (plan_s, stats_s) = (plan.display().to_string(), stats.display().to_string());
+        let mut args = vec![
+            "solve",
+            &domain,
+            &problem,
+            "--search",
+            "astar",
+            "--heuristic",
+            "hmax",
+            "--plan-file",
+            &plan_s,
+            "--stats-json",
+            &stats_s,
+        ];
+        if packed {
+            args.push("--pack-states");
+        }
+        let out = corvus(&args);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        if packed {
+            assert!(
+                stderr(&out).contains("States stored in 1 word(s) each (2 unpacked)"),
+                "{}",
+                stderr(&out)
+            );
+        }
+        let out = corvus(&["validate", &domain, &problem, &plan_s]);
+        assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+        let json = stats_json(&stats);
+        results.push((std::fs::read_to_string(&plan).expect("plan"), json["expanded"].clone()));
+    }
+    assert_eq!(results[0], results[1]);
+}

@@ -28,7 +28,7 @@ use super::progress::ProgressLine;
 use super::successor::{self, SuccessorGenerator};
 use super::{Outcome, SearchConfig, Statistics, Strategy};
 use crate::heuristic::Heuristic;
-use crate::state::{StateId, StateRegistry};
+use crate::state::{StateId, StatePacker, StateRegistry, bits_of};
 use crate::task::{OpId, Task};
 
 /// Marks a heuristic value not computed (yet).
@@ -75,6 +75,13 @@ struct Engine<'a, 'g, 'p> {
     expansion_limit: Option<u64>,
     successors: SuccessorGenerator,
     registry: StateRegistry,
+    /// Packs states for the registry when the task's invariant groups save
+    /// words per state; `None`: the registry stores the fact words.
+    packer: Option<StatePacker>,
+    /// A packed state (scratch).
+    packed_buf: Vec<u64>,
+    /// The packed successors of the state being expanded, back to back.
+    succ_packed: Vec<u64>,
     nodes: Vec<Node>,
     regular: OpenList,
     /// Successors reached by a preferred operator (greedy with preferred operators).
@@ -106,6 +113,17 @@ pub(super) fn run<'g, 'p>(
     let prune_bounds = prune.as_ref().is_some_and(|p| p.is_admissible());
     let guide_bounds = guide.is_admissible();
     let greedy = config.strategy == Strategy::Greedy;
+    let packer = if config.pack_states {
+        let groups: Vec<Vec<crate::task::FactId>> =
+            crate::mutex::variables(task).into_iter().map(|g| g.facts).collect();
+        StatePacker::new(task.num_facts(), &groups)
+    } else {
+        None
+    };
+    let stored_words = packer.as_ref().map_or(words, StatePacker::words);
+    if config.verbose && config.pack_states {
+        eprintln!("States stored in {stored_words} word(s) each ({words} unpacked)");
+    }
     let engine = Engine {
         task,
         guide,
@@ -118,7 +136,10 @@ pub(super) fn run<'g, 'p>(
         reopen_closed: !greedy || config.bound.is_some(),
         expansion_limit: config.limits.expansions,
         successors: SuccessorGenerator::new(task),
-        registry: StateRegistry::new(task.num_facts()),
+        registry: StateRegistry::with_words(task.num_facts(), stored_words),
+        packer,
+        packed_buf: vec![0; stored_words],
+        succ_packed: Vec::new(),
         nodes: Vec::new(),
         // Greedy: FIFO within an h value; A*: LIFO within (f, h), i.e. newest first.
         regular: OpenList::new(!greedy),
@@ -146,7 +167,8 @@ impl Engine<'_, '_, '_> {
             return self.finish(outcome);
         }
         let init = self.task.initial_state();
-        let (id, _) = self.registry.insert(init.words());
+        let stored = self.stored_form(init.words()).to_vec();
+        let (id, _) = self.registry.insert(&stored);
         self.nodes.push(Node {
             g: 0,
             h: UNKNOWN,
@@ -155,7 +177,7 @@ impl Engine<'_, '_, '_> {
             op: 0,
             status: Status::Open,
         });
-        let open = self.admit(id);
+        let open = self.admit(id, init.words());
         let h0 = self.nodes[id as usize].h;
         self.stats.initial_h = (h0 != UNKNOWN).then_some(h0);
         if self.verbose {
@@ -190,7 +212,8 @@ impl Engine<'_, '_, '_> {
                 continue;
             }
             node.status = Status::Closed;
-            if self.task.is_goal(self.registry.get(id)) {
+            self.load(id);
+            if self.task.is_goal(bits_of(&self.parent_buf, self.task.num_facts())) {
                 let plan = self.extract_plan(id);
                 return self.finish(Outcome::Solved(plan));
             }
@@ -212,7 +235,27 @@ impl Engine<'_, '_, '_> {
 
     /// Evaluates what the node still needs and decides whether it is open,
     /// a dead end or over the bound (with its current g).
-    fn admit(&mut self, id: StateId) -> bool {
+    /// The words the registry stores for a state given by its fact words.
+    fn stored_form<'s>(&'s mut self, words: &'s [u64]) -> &'s [u64] {
+        match &self.packer {
+            Some(p) => {
+                p.pack(words, &mut self.packed_buf);
+                &self.packed_buf
+            }
+            None => words,
+        }
+    }
+
+    /// Puts the fact words of a stored state into `parent_buf`.
+    fn load(&mut self, id: StateId) {
+        match &self.packer {
+            Some(p) => p.unpack(self.registry.words(id), &mut self.parent_buf),
+            None => self.parent_buf.copy_from_slice(self.registry.words(id)),
+        }
+    }
+
+    /// `words`: the state's fact words.
+    fn admit(&mut self, id: StateId, words: &[u64]) -> bool {
         let i = id as usize;
         let g = self.nodes[i].g;
         let bound = self.bound;
@@ -220,7 +263,7 @@ impl Engine<'_, '_, '_> {
         if over(0) {
             return self.reject(i, Status::OverBound);
         }
-        let state = self.registry.get(id);
+        let state = bits_of(words, self.task.num_facts());
         // A state counts as evaluated once, whichever heuristic looks at it first.
         let mut fresh = false;
         if let Some(prune) = self.prune.as_mut() {
@@ -339,12 +382,12 @@ impl Engine<'_, '_, '_> {
     }
 
     fn expand(&mut self, id: StateId) {
+        // `parent_buf` holds the state (loaded for the goal test).
         let g = self.nodes[id as usize].g;
-        self.parent_buf.copy_from_slice(self.registry.words(id));
         if self.preferred.is_some() {
             // Re-evaluate the parent: its preferred operators were overwritten
             // by the evaluations of other states since.
-            let _ = self.guide.evaluate(self.registry.get(id));
+            let _ = self.guide.evaluate(bits_of(&self.parent_buf, self.task.num_facts()));
             self.work += 1;
             self.preferred_ops.clear();
             self.preferred_ops.extend_from_slice(self.guide.preferred_operators());
@@ -359,16 +402,30 @@ impl Engine<'_, '_, '_> {
         // First all successors' hashes, touching their table slots, so that
         // the lookups below find them in cache.
         self.succ_hashes.clear();
-        for &op_id in &applicable {
+        // Packed successors are kept for the lookups; unpacked ones are
+        // recomputed there (cheaper than copying them).
+        let stored_words = self.packed_buf.len();
+        if self.packer.is_some() {
+            self.succ_packed.resize(applicable.len() * stored_words, 0);
+        }
+        for (k, &op_id) in applicable.iter().enumerate() {
             successor::apply(
                 &self.task.operators[op_id as usize],
                 &self.parent_buf,
                 &mut self.succ_buf,
             );
-            let hash = StateRegistry::hash(&self.succ_buf);
+            let hash = match &self.packer {
+                Some(p) => {
+                    let stored = &mut self.succ_packed[k * stored_words..(k + 1) * stored_words];
+                    p.pack(&self.succ_buf, stored);
+                    StateRegistry::hash(stored)
+                }
+                None => StateRegistry::hash(&self.succ_buf),
+            };
             self.registry.touch(hash);
             self.succ_hashes.push(hash);
         }
+        let mut succ = std::mem::take(&mut self.succ_buf);
         for (k, &op_id) in applicable.iter().enumerate() {
             self.stats.generated += 1;
             let op = &self.task.operators[op_id as usize];
@@ -378,9 +435,13 @@ impl Engine<'_, '_, '_> {
                 self.stats.pruned_by_bound += 1;
                 continue;
             }
-            successor::apply(op, &self.parent_buf, &mut self.succ_buf);
+            successor::apply(op, &self.parent_buf, &mut succ);
             let preferred = self.is_preferred[op_id as usize];
-            let (sid, new) = self.registry.insert_hashed(&self.succ_buf, self.succ_hashes[k]);
+            let stored = match self.packer {
+                Some(_) => &self.succ_packed[k * stored_words..(k + 1) * stored_words],
+                None => &succ[..],
+            };
+            let (sid, new) = self.registry.insert_hashed(stored, self.succ_hashes[k]);
             if new {
                 self.nodes.push(Node {
                     g: succ_g,
@@ -390,7 +451,7 @@ impl Engine<'_, '_, '_> {
                     op: op_id,
                     status: Status::Open,
                 });
-                if self.admit(sid) {
+                if self.admit(sid, &succ) {
                     self.push(sid, preferred);
                 }
                 continue;
@@ -412,13 +473,13 @@ impl Engine<'_, '_, '_> {
                 Status::Closed => {
                     if self.reopen_closed {
                         self.stats.reopened += 1;
-                        if self.admit(sid) {
+                        if self.admit(sid, &succ) {
                             self.push(sid, preferred);
                         }
                     }
                 }
                 Status::OverBound => {
-                    if self.admit(sid) {
+                    if self.admit(sid, &succ) {
                         self.push(sid, preferred);
                     }
                 }
@@ -426,6 +487,7 @@ impl Engine<'_, '_, '_> {
             }
         }
         self.applicable = applicable;
+        self.succ_buf = succ;
         for &op in &self.preferred_ops {
             if let Some(flag) = self.is_preferred.get_mut(op as usize) {
                 *flag = false;

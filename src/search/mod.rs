@@ -52,6 +52,9 @@ pub struct SearchConfig {
     pub limits: Limits,
     /// Print progress lines and statistics to stderr.
     pub verbose: bool,
+    /// Store states packed by the task's invariant groups (fewer words per
+    /// state, when that saves any; slower: see [`crate::state::StatePacker`]).
+    pub pack_states: bool,
 }
 
 impl Default for SearchConfig {
@@ -62,6 +65,7 @@ impl Default for SearchConfig {
             preferred_operators: false,
             limits: Limits::default(),
             verbose: false,
+            pack_states: false,
         }
     }
 }
