@@ -136,15 +136,10 @@ impl StatePacker {
     /// Packs the state given by its fact words into `out`.
     pub fn pack(&self, state: &[u64], out: &mut [u64]) {
         out.fill(0);
-        for (wi, &word) in state.iter().enumerate() {
-            let mut w = word;
-            while w != 0 {
-                let f = wi * 64 + w.trailing_zeros() as usize;
-                w &= w - 1;
-                let (pw, shift, code) = self.fact_code[f];
-                out[pw as usize] |= code << shift;
-            }
-        }
+        for_each_true(bits_of(state, self.fact_code.len()), |f| {
+            let (pw, shift, code) = self.fact_code[f];
+            out[pw as usize] |= code << shift;
+        });
     }
 
     /// Unpacks a packed state into its fact words `out`.

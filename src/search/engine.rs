@@ -78,8 +78,8 @@ struct Engine<'a, 'g, 'p> {
     /// Packs states for the registry when the task's invariant groups save
     /// words per state; `None`: the registry stores the fact words.
     packer: Option<StatePacker>,
-    /// A packed state (scratch).
-    packed_buf: Vec<u64>,
+    /// Words per stored state (packed or not).
+    stored_words: usize,
     /// The packed successors of the state being expanded, back to back.
     succ_packed: Vec<u64>,
     nodes: Vec<Node>,
@@ -138,7 +138,7 @@ pub(super) fn run<'g, 'p>(
         successors: SuccessorGenerator::new(task),
         registry: StateRegistry::with_words(task.num_facts(), stored_words),
         packer,
-        packed_buf: vec![0; stored_words],
+        stored_words,
         succ_packed: Vec::new(),
         nodes: Vec::new(),
         // Greedy: FIFO within an h value; A*: LIFO within (f, h), i.e. newest first.
@@ -167,7 +167,14 @@ impl Engine<'_, '_, '_> {
             return self.finish(outcome);
         }
         let init = self.task.initial_state();
-        let stored = self.stored_form(init.words()).to_vec();
+        let stored = match &self.packer {
+            Some(p) => {
+                let mut packed = vec![0; self.stored_words];
+                p.pack(init.words(), &mut packed);
+                packed
+            }
+            None => init.words().to_vec(),
+        };
         let (id, _) = self.registry.insert(&stored);
         self.nodes.push(Node {
             g: 0,
@@ -233,19 +240,6 @@ impl Engine<'_, '_, '_> {
         }
     }
 
-    /// Evaluates what the node still needs and decides whether it is open,
-    /// a dead end or over the bound (with its current g).
-    /// The words the registry stores for a state given by its fact words.
-    fn stored_form<'s>(&'s mut self, words: &'s [u64]) -> &'s [u64] {
-        match &self.packer {
-            Some(p) => {
-                p.pack(words, &mut self.packed_buf);
-                &self.packed_buf
-            }
-            None => words,
-        }
-    }
-
     /// Puts the fact words of a stored state into `parent_buf`.
     fn load(&mut self, id: StateId) {
         match &self.packer {
@@ -254,7 +248,9 @@ impl Engine<'_, '_, '_> {
         }
     }
 
-    /// `words`: the state's fact words.
+    /// Evaluates what the node still needs and decides whether it is open,
+    /// a dead end or over the bound (with its current g). `words`: the
+    /// state's fact words.
     fn admit(&mut self, id: StateId, words: &[u64]) -> bool {
         let i = id as usize;
         let g = self.nodes[i].g;
@@ -404,7 +400,7 @@ impl Engine<'_, '_, '_> {
         self.succ_hashes.clear();
         // Packed successors are kept for the lookups; unpacked ones are
         // recomputed there (cheaper than copying them).
-        let stored_words = self.packed_buf.len();
+        let stored_words = self.stored_words;
         if self.packer.is_some() {
             self.succ_packed.resize(applicable.len() * stored_words, 0);
         }
