@@ -59,9 +59,7 @@ impl PdbConfig {
         }
         config
     }
-}
 
-impl PdbConfig {
     /// Small databases chosen by a fixed amount of work, the same on every
     /// machine: about a hundredth of a second on the shared instances, where
     /// they already decide the small ones.
