@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, VecDeque};
 
-use crate::task::{FactId, Task};
+use crate::task::{FactId, Operator, Task};
 
 /// A set of facts of which at most one holds in any reachable state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -448,12 +448,29 @@ impl MutexTable {
         }
         false
     }
+
+    /// True when two of `facts` never hold together.
+    pub fn has_mutex_pair(&self, facts: &[FactId]) -> bool {
+        facts
+            .iter()
+            .enumerate()
+            .any(|(i, &a)| facts[i + 1..].iter().any(|&b| self.are_mutex(a, b)))
+    }
+
+    /// True when `op` applies in no reachable state: it requires two mutex
+    /// facts or a fact both true and false, or it would make two mutex facts
+    /// true (which the verified invariants rule out).
+    pub fn never_applies(&self, op: &Operator) -> bool {
+        self.has_mutex_pair(&op.pre)
+            || self.has_mutex_pair(&op.add)
+            || op.pre.iter().any(|f| op.pre_neg.binary_search(f).is_ok())
+    }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::task::{Fact, Operator};
+    use crate::task::Fact;
 
     fn fact(p: &str, args: &[&str]) -> Fact {
         Fact {

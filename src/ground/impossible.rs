@@ -7,7 +7,7 @@
 //! fact only removed operators added go too (forward reachability again).
 
 use crate::mutex::{MutexTable, invariant_groups};
-use crate::task::{FactId, Task};
+use crate::task::Task;
 
 /// Removes the operators that can never apply; returns the task and how
 /// many were removed. Facts stay (the relevance analysis drops those that
@@ -18,19 +18,7 @@ pub fn remove_impossible_operators(mut task: Task) -> (Task, usize) {
         return (task, 0);
     }
     let mutex = MutexTable::new(task.num_facts(), &groups);
-    let has_pair = |facts: &[FactId]| {
-        facts
-            .iter()
-            .enumerate()
-            .any(|(i, &a)| facts[i + 1..].iter().any(|&b| mutex.are_mutex(a, b)))
-    };
-    let possible: Vec<bool> = task
-        .operators
-        .iter()
-        .map(|op| {
-            !(has_pair(&op.pre) || has_pair(&op.add) || op.pre.iter().any(|f| op.pre_neg.binary_search(f).is_ok()))
-        })
-        .collect();
+    let possible: Vec<bool> = task.operators.iter().map(|op| !mutex.never_applies(op)).collect();
     // Forward relaxed reachability over the possible operators.
     let mut reached = vec![false; task.num_facts()];
     for &f in &task.init {

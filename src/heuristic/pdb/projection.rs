@@ -18,7 +18,7 @@ use std::collections::BinaryHeap;
 
 use crate::fasthash::FastMap;
 
-use crate::mutex::{MutexGroup, cover, invariant_groups};
+use crate::mutex::{MutexGroup, MutexTable, cover, invariant_groups};
 use crate::state::StateBits;
 use crate::task::{FactId, Task};
 
@@ -108,15 +108,8 @@ impl<'a> TaskInfo<'a> {
             ops_affecting: Vec::new(),
             goal_vars: Vec::new(),
         };
-        info.useless = task
-            .operators
-            .iter()
-            .map(|op| {
-                info.has_mutex_pair(&op.pre)
-                    || info.has_mutex_pair(&op.add)
-                    || op.pre.iter().any(|f| op.pre_neg.binary_search(f).is_ok())
-            })
-            .collect();
+        let table = MutexTable::new(task.num_facts(), &info.groups);
+        info.useless = task.operators.iter().map(|op| table.never_applies(op)).collect();
         let mut ops_affecting = vec![Vec::new(); info.vars.len()];
         for (o, op) in task.operators.iter().enumerate() {
             if info.useless[o] {
@@ -152,13 +145,6 @@ impl<'a> TaskInfo<'a> {
             && self.fact_groups[a as usize]
                 .iter()
                 .any(|&g| self.groups[g as usize].facts.binary_search(&b).is_ok())
-    }
-
-    fn has_mutex_pair(&self, facts: &[FactId]) -> bool {
-        facts
-            .iter()
-            .enumerate()
-            .any(|(i, &a)| facts[i + 1..].iter().any(|&b| self.mutex(a, b)))
     }
 
     /// Facts that cannot hold together with `f` (excluding `f`).
