@@ -132,10 +132,10 @@ enum FamilyArg {
 }
 
 impl FamilyArg {
-    fn family(self) -> corvus::asp::Family {
+    fn family(self) -> corvus::puzzles::asp::Family {
         match self {
-            FamilyArg::Hanoi => corvus::asp::Family::Hanoi,
-            FamilyArg::Sokoban => corvus::asp::Family::Sokoban,
+            FamilyArg::Hanoi => corvus::puzzles::asp::Family::Hanoi,
+            FamilyArg::Sokoban => corvus::puzzles::asp::Family::Sokoban,
         }
     }
 }
@@ -536,7 +536,7 @@ fn validate(domain: &Path, problem: &Path, plan_path: &Path) -> i32 {
 }
 
 fn asp(command: AspCommand) -> i32 {
-    use corvus::asp::{self, Instance};
+    use corvus::puzzles::asp::{self, Instance};
     let load = |path: &Path, family: Option<FamilyArg>| {
         let instance = Instance::load(path, family.map(FamilyArg::family));
         if let Ok(i) = &instance {
@@ -600,8 +600,8 @@ fn asp(command: AspCommand) -> i32 {
             family,
         } => load(&instance, family).and_then(|i| {
             let write = |path: &Path, text: &str| {
-                std::fs::write(path, text).map_err(|e| corvus::asp::AspError {
-                    kind: corvus::asp::AspErrorKind::Io,
+                std::fs::write(path, text).map_err(|e| corvus::puzzles::asp::AspError {
+                    kind: corvus::puzzles::asp::AspErrorKind::Io,
                     file: path.display().to_string(),
                     location: None,
                     message: format!("cannot write file: {e}"),
@@ -620,19 +620,20 @@ fn asp(command: AspCommand) -> i32 {
             Ok(exit::PLAN_FOUND)
         }),
         AspCommand::Witness { instance, plan, family } => load(&instance, family).and_then(|i| {
-            let text = std::fs::read_to_string(&plan).map_err(|e| corvus::asp::AspError {
-                kind: corvus::asp::AspErrorKind::Io,
+            let text = std::fs::read_to_string(&plan).map_err(|e| corvus::puzzles::asp::AspError {
+                kind: corvus::puzzles::asp::AspErrorKind::Io,
                 file: plan.display().to_string(),
                 location: None,
                 message: format!("cannot read file: {e}"),
             })?;
-            let parsed =
-                corvus::plan::parse_plan(&text, &plan.display().to_string()).map_err(|e| corvus::asp::AspError {
-                    kind: corvus::asp::AspErrorKind::Syntax,
+            let parsed = corvus::plan::parse_plan(&text, &plan.display().to_string()).map_err(|e| {
+                corvus::puzzles::asp::AspError {
+                    kind: corvus::puzzles::asp::AspErrorKind::Syntax,
                     file: e.file.clone(),
                     location: Some(e.location),
                     message: e.message.clone(),
-                })?;
+                }
+            })?;
             for line in i.witness(&parsed)? {
                 println!("{line}");
             }
@@ -688,11 +689,11 @@ fn load_plan_task(files: &[PathBuf], family: Option<FamilyArg>) -> Result<PlanTa
     };
     match files {
         [instance, witness] => {
-            let fail = |e: corvus::asp::AspError| {
+            let fail = |e: corvus::puzzles::asp::AspError| {
                 eprintln!("error: {e}");
                 e.exit_code()
             };
-            let i = corvus::asp::Instance::load(instance, family.map(FamilyArg::family)).map_err(fail)?;
+            let i = corvus::puzzles::asp::Instance::load(instance, family.map(FamilyArg::family)).map_err(fail)?;
             for w in &i.warnings {
                 eprintln!("warning: {w}");
             }
@@ -726,7 +727,7 @@ fn show(args: &ShowArgs) -> i32 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let film = match corvus::show::film(&task.domain, &task.problem, &task.plan) {
+    let film = match corvus::puzzles::show::film(&task.domain, &task.problem, &task.plan) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
@@ -748,7 +749,7 @@ fn show(args: &ShowArgs) -> i32 {
             None => Ok(()),
         },
         None if args.animate && out.is_terminal() => {
-            corvus::show::animate(&film.frames, Duration::from_millis(args.delay), &mut out)
+            corvus::puzzles::show::animate(&film.frames, Duration::from_millis(args.delay), &mut out)
         }
         None => film
             .frames
@@ -785,91 +786,92 @@ fn write_stdout(text: &str) -> Result<(), i32> {
 }
 
 fn sokoban(command: SokobanCommand) -> i32 {
-    use corvus::sokoban_xsb;
+    use corvus::puzzles::xsb as sokoban_xsb;
     let load = |path: &Path, number: usize| {
         sokoban_xsb::load_level(path, number).map_err(|e| {
             eprintln!("error: {e}");
             exit::INPUT_ERROR
         })
     };
-    let result = match command {
-        SokobanCommand::Import {
-            level_file,
-            level,
-            asp,
-            steps,
-            output,
-        } => load(&level_file, level).and_then(|l| {
-            let text = if asp {
-                l.to_asp(steps.unwrap_or(sokoban_xsb::DEFAULT_ASP_STEPS))
-            } else {
-                l.to_pddl(&sokoban_xsb::problem_name(&level_file, level))
-            };
-            match &output {
-                None => write_stdout(&text).map(|()| exit::PLAN_FOUND),
-                Some(path) => match std::fs::write(path, text) {
-                    Ok(()) => {
-                        eprintln!(
-                            "level {level} of {} ({}) written to {}",
-                            level_file.display(),
-                            sokoban_xsb::plural(l.stone_count(), "stone"),
-                            path.display()
-                        );
-                        Ok(exit::PLAN_FOUND)
+    let result =
+        match command {
+            SokobanCommand::Import {
+                level_file,
+                level,
+                asp,
+                steps,
+                output,
+            } => load(&level_file, level).and_then(|l| {
+                let text = if asp {
+                    l.to_asp(steps.unwrap_or(sokoban_xsb::DEFAULT_ASP_STEPS))
+                } else {
+                    l.to_pddl(&sokoban_xsb::problem_name(&level_file, level))
+                };
+                match &output {
+                    None => write_stdout(&text).map(|()| exit::PLAN_FOUND),
+                    Some(path) => match std::fs::write(path, text) {
+                        Ok(()) => {
+                            eprintln!(
+                                "level {level} of {} ({}) written to {}",
+                                level_file.display(),
+                                sokoban_xsb::plural(l.stone_count(), "stone"),
+                                path.display()
+                            );
+                            Ok(exit::PLAN_FOUND)
+                        }
+                        Err(e) => {
+                            eprintln!("error: cannot write file {}: {e}", path.display());
+                            Err(exit::INPUT_ERROR)
+                        }
+                    },
+                }
+            }),
+            SokobanCommand::Lurd { files } => load_plan_task(&files, None).and_then(|t| {
+                match corvus::puzzles::show::lurd(&t.domain, &t.problem, &t.plan) {
+                    Ok(s) => write_stdout(&format!("{s}\n")).map(|()| exit::PLAN_FOUND),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        Err(e.exit_code())
+                    }
+                }
+            }),
+            SokobanCommand::Replay {
+                level_file,
+                lurd,
+                level,
+            } => load(&level_file, level).and_then(|l| {
+                let moves = if lurd == "-" {
+                    let mut text = String::new();
+                    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                        eprintln!("error: cannot read stdin: {e}");
+                        exit::INPUT_ERROR
+                    })?;
+                    text
+                } else {
+                    lurd
+                };
+                match l.replay_lurd(&moves) {
+                    Ok(end) => {
+                        write_stdout(&end.to_xsb())?;
+                        if end.solved() {
+                            eprintln!("solved: every stone is on a goal");
+                            Ok(exit::PLAN_FOUND)
+                        } else {
+                            eprintln!("not solved: stones are left off the goals");
+                            Ok(exit::PLAN_INVALID)
+                        }
                     }
                     Err(e) => {
-                        eprintln!("error: cannot write file {}: {e}", path.display());
-                        Err(exit::INPUT_ERROR)
-                    }
-                },
-            }
-        }),
-        SokobanCommand::Lurd { files } => {
-            load_plan_task(&files, None).and_then(|t| match corvus::show::lurd(&t.domain, &t.problem, &t.plan) {
-                Ok(s) => write_stdout(&format!("{s}\n")).map(|()| exit::PLAN_FOUND),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    Err(e.exit_code())
-                }
-            })
-        }
-        SokobanCommand::Replay {
-            level_file,
-            lurd,
-            level,
-        } => load(&level_file, level).and_then(|l| {
-            let moves = if lurd == "-" {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
-                    eprintln!("error: cannot read stdin: {e}");
-                    exit::INPUT_ERROR
-                })?;
-                text
-            } else {
-                lurd
-            };
-            match l.replay_lurd(&moves) {
-                Ok(end) => {
-                    write_stdout(&end.to_xsb())?;
-                    if end.solved() {
-                        eprintln!("solved: every stone is on a goal");
-                        Ok(exit::PLAN_FOUND)
-                    } else {
-                        eprintln!("not solved: stones are left off the goals");
+                        eprintln!("error: {e}");
                         Ok(exit::PLAN_INVALID)
                     }
                 }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    Ok(exit::PLAN_INVALID)
-                }
-            }
-        }),
-    };
+            }),
+        };
     result.unwrap_or_else(|code| code)
 }
 
-fn asp_outcome_json(outcome: &corvus::asp::SolveOutcome, step_bound: u64) -> serde_json::Value {
+fn asp_outcome_json(outcome: &corvus::puzzles::asp::SolveOutcome, step_bound: u64) -> serde_json::Value {
     let mut map = serde_json::Map::new();
     map.insert("status".into(), status_name(outcome.status).into());
     map.insert("plan_length".into(), outcome.plan_length.into());
