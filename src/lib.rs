@@ -8,6 +8,7 @@
 //! facts), pictures of Hanoi and Sokoban plans ([`puzzles::show`]), and
 //! Sokoban levels in the XSB format with LURD solutions ([`puzzles::xsb`]).
 
+pub mod exit;
 pub mod fasthash;
 pub mod ground;
 pub mod heuristic;

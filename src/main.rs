@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use corvus::exit;
 use corvus::heuristic::HeuristicKind;
-use corvus::planner::{self, Bound, Options, Report, SearchKind, exit};
+use corvus::planner::{self, Bound, Options, Report, SearchKind};
 use corvus::search::Limits;
 
 #[derive(Parser)]
@@ -716,7 +717,7 @@ fn load_plan_task(files: &[PathBuf], family: Option<FamilyArg>) -> Result<PlanTa
         }
         _ => {
             eprintln!("error: expected INSTANCE.asp WITNESS or DOMAIN PROBLEM PLAN");
-            Err(2)
+            Err(exit::USAGE)
         }
     }
 }
@@ -741,7 +742,7 @@ fn show(args: &ShowArgs) -> i32 {
                 "error: --step {n} is beyond the plan, which has {} steps",
                 film.plan_length
             );
-            return 2;
+            return exit::USAGE;
         }
         // A plan that fails before step n: its last state that holds.
         Some(n) => match film.frames.get(n).or(film.frames.last()) {
@@ -790,7 +791,7 @@ fn sokoban(command: SokobanCommand) -> i32 {
     let load = |path: &Path, number: usize| {
         sokoban_xsb::load_level(path, number).map_err(|e| {
             eprintln!("error: {e}");
-            exit::INPUT_ERROR
+            e.exit_code()
         })
     };
     let result =
@@ -863,7 +864,7 @@ fn sokoban(command: SokobanCommand) -> i32 {
                     }
                     Err(e) => {
                         eprintln!("error: {e}");
-                        Ok(exit::PLAN_INVALID)
+                        Ok(e.exit_code())
                     }
                 }
             }),

@@ -8,31 +8,13 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::exit;
 use crate::ground::{self, GroundError, GroundStats};
 use crate::heuristic::HeuristicKind;
 use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
 use crate::plan::{self, Plan, PlanStep};
 use crate::search::{self, Limits, Outcome, SearchConfig, Statistics, Strategy};
 use crate::task::{OpId, Task};
-
-/// Exit codes, Fast Downward's table (documented in the README).
-pub mod exit {
-    pub const PLAN_FOUND: i32 = 0;
-    /// `corvus validate`: the plan is not valid.
-    pub const PLAN_INVALID: i32 = 1;
-    /// Proven: no plan exists (within the bound, when one is given).
-    pub const UNSOLVABLE: i32 = 11;
-    /// The search ended without a plan and without a proof.
-    pub const INCOMPLETE: i32 = 12;
-    pub const OUT_OF_MEMORY: i32 = 22;
-    pub const OUT_OF_TIME: i32 = 23;
-    /// Also Ctrl-C, as for Fast Downward's signal exits.
-    pub const INTERRUPTED: i32 = 24;
-    pub const INTERNAL_ERROR: i32 = 30;
-    /// Unreadable file, syntax error, undeclared name, type error.
-    pub const INPUT_ERROR: i32 = 31;
-    pub const UNSUPPORTED: i32 = 34;
-}
 
 /// Which best-first search to run.
 #[derive(Clone, Copy, Debug, PartialEq)]

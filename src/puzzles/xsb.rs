@@ -19,6 +19,8 @@ use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::fmt;
 use std::path::Path;
 
+use crate::exit;
+
 /// Step bound of `--asp` output when none is given: the largest bound of
 /// the competition's Sokoban instances in the shared set (0516, 200 steps).
 pub const DEFAULT_ASP_STEPS: u64 = 200;
@@ -33,6 +35,12 @@ pub struct XsbError {
     pub message: String,
 }
 
+impl XsbError {
+    pub fn exit_code(&self) -> i32 {
+        exit::INPUT_ERROR
+    }
+}
+
 /// A LURD string that does not replay: the 1-based position of the move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {position} (`{letter}`): {message}")]
@@ -40,6 +48,14 @@ pub struct LurdError {
     pub position: usize,
     pub letter: char,
     pub message: String,
+}
+
+impl LurdError {
+    /// A move that does not apply makes the solution invalid, as a step
+    /// that does not apply makes a plan invalid.
+    pub fn exit_code(&self) -> i32 {
+        exit::PLAN_INVALID
+    }
 }
 
 /// (column, row), both from 0 within the level.
