@@ -155,10 +155,10 @@ corvus asp solve problems/hanoi-seed.asp > witness.lp"
         #[arg(long, value_enum)]
         family: Option<FamilyArg>,
         /// Time limit: seconds, or with a unit: 30s, 5m, 1h.
-        #[arg(long, value_name = "T", value_parser = parse_duration)]
+        #[arg(long, value_name = "T", value_parser = Limits::parse_time_limit)]
         time_limit: Option<Duration>,
         /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
-        #[arg(long, value_name = "M", value_parser = parse_memory)]
+        #[arg(long, value_name = "M", value_parser = Limits::parse_memory_limit)]
         memory_limit: Option<u64>,
         /// Write the outcome and the final statistics as one JSON object to FILE.
         #[arg(long, value_name = "FILE")]
@@ -280,10 +280,10 @@ struct SolveArgs {
     #[arg(long)]
     unit_cost: bool,
     /// Time limit: seconds, or with a unit: 30s, 5m, 1h.
-    #[arg(long, value_name = "T", value_parser = parse_duration)]
+    #[arg(long, value_name = "T", value_parser = Limits::parse_time_limit)]
     time_limit: Option<Duration>,
     /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
-    #[arg(long, value_name = "M", value_parser = parse_memory)]
+    #[arg(long, value_name = "M", value_parser = Limits::parse_memory_limit)]
     memory_limit: Option<u64>,
     /// Where to write the plan.
     #[arg(long, value_name = "FILE", default_value = "sas_plan")]
@@ -294,52 +294,6 @@ struct SolveArgs {
     /// Print only errors.
     #[arg(long, short)]
     quiet: bool,
-}
-
-fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => (&s[..i], &s[i..]),
-        None => (s, "s"),
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration (expected e.g. 30, 30s, 5m, 1h)"))?;
-    let seconds = match unit {
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        "h" => value * 3600.0,
-        _ => return Err(format!("unknown time unit `{unit}` (expected s, m or h)")),
-    };
-    if !seconds.is_finite() || seconds < 0.0 {
-        return Err(format!("`{s}` is not a non-negative duration"));
-    }
-    Ok(Duration::from_secs_f64(seconds))
-}
-
-fn parse_memory(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => (&s[..i], s[i..].to_ascii_uppercase()),
-        None => (s, "M".to_string()),
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a memory size (expected e.g. 512M, 8G)"))?;
-    let factor = match unit.trim_end_matches(['B', 'I']) {
-        "K" => 1u64 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        "T" => 1 << 40,
-        "" => 1,
-        _ => return Err(format!("unknown memory unit `{unit}` (expected K, M or G)")),
-    };
-    if !value.is_finite() || value < 0.0 {
-        return Err(format!("`{s}` is not a non-negative memory size"));
-    }
-    Ok((value * factor as f64) as u64)
 }
 
 fn main() -> ExitCode {
