@@ -19,4 +19,5 @@ pub mod planner;
 pub mod puzzles;
 pub mod search;
 pub mod state;
+pub mod stats_json;
 pub mod task;

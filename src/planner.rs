@@ -77,8 +77,10 @@ impl Default for Options {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a run ended: its exit code and log text are below, its name in the
+/// `--stats-json` file is the kebab-case of the variant (`out-of-time`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Status {
     Solved,
     Unsolvable,
@@ -100,6 +102,7 @@ impl Status {
         }
     }
 
+    /// The log text (`time limit reached`).
     pub fn describe(self) -> &'static str {
         match self {
             Status::Solved => "solution found",
@@ -127,6 +130,11 @@ impl FoundPlan {
     /// The plan in the IPC plan-file format.
     pub fn to_ipc(&self) -> String {
         plan::format_plan(&self.plan, self.cost, self.unit_cost)
+    }
+
+    /// Writes the plan file (`sas_plan`), in the IPC format.
+    pub fn write_plan_file(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_ipc())
     }
 }
 
