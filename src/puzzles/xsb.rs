@@ -245,6 +245,17 @@ pub fn load_level(path: &Path, number: usize) -> Result<Level, XsbError> {
     parse_level(&text, &file, number)
 }
 
+/// The moves of `sokoban replay`: the argument itself, or all of stdin
+/// when the argument is `-`.
+pub fn lurd_argument(argument: &str) -> std::io::Result<String> {
+    if argument != "-" {
+        return Ok(argument.to_string());
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
+    Ok(text)
+}
+
 /// Names and facts of a level, shared by the PDDL and ASP writers.
 struct Names {
     cell: BTreeMap<Cell, String>,

@@ -12,6 +12,7 @@ pub mod facts;
 pub mod frame_stewart;
 mod hanoi;
 mod sokoban;
+mod verdict;
 
 use std::fmt;
 use std::path::Path;
