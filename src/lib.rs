@@ -7,7 +7,12 @@
 //! bridge ([`puzzles::asp`]: facts to PDDL problems, plans back to witness
 //! facts), pictures of Hanoi and Sokoban plans ([`puzzles::show`]), and
 //! Sokoban levels in the XSB format with LURD solutions ([`puzzles::xsb`]).
+//!
+//! [`commands`] holds the `corvus` subcommands that `src/main.rs` calls once
+//! it has parsed the arguments; they return the codes of [`exit`] and write
+//! the [`stats_json`] file.
 
+pub mod commands;
 pub mod exit;
 pub mod fasthash;
 pub mod ground;
