@@ -28,7 +28,8 @@ pub fn asp_solve(
     stats_json: Option<&Path>,
     verbose: bool,
 ) -> i32 {
-    // An instance that does not load writes no statistics file.
+    // The statistics file is written once the instance is read (also when
+    // the search then fails); an instance that does not load writes none.
     let instance = match load_instance(instance, family) {
         Ok(i) => i,
         Err(e) => return finish(Err(e.into())),

@@ -60,6 +60,7 @@ pub fn show(files: &[PathBuf], family: Option<Family>, frames: ShowFrames) -> i3
 fn show_plan(files: &[PathBuf], family: Option<Family>, frames: ShowFrames) -> Result<i32, CommandError> {
     let task = PlanTask::load(files, family)?;
     let film = show::film(&task.domain, &task.problem, &task.plan)?;
+    // Drawing in place only works on a terminal; a file or pipe gets the plain sequence.
     let frames = match frames {
         ShowFrames::Animate(_) if !std::io::stdout().is_terminal() => ShowFrames::All,
         other => other,
