@@ -3,12 +3,12 @@
 //! stderr, writes its outputs and returns the exit code ([`crate::exit`]);
 //! an error is printed as `error: ...` with the code its type carries.
 //!
-//! [`solve`]: `solve`, `validate`. [`asp`]: the `asp` subcommands.
-//! [`puzzles`]: `show` and the `sokoban` subcommands.
+//! `solve.rs`: `solve`, `validate`; `asp.rs`: the `asp` subcommands;
+//! `puzzles.rs`: `show` and the `sokoban` subcommands.
 
-pub mod asp;
-pub mod puzzles;
-pub mod solve;
+mod asp;
+mod puzzles;
+mod solve;
 
 use std::io::{self, Write};
 use std::path::Path;
