@@ -2,13 +2,18 @@
 //!
 //! Data flows one way:
 //! text → [`pddl`] (AST) → [`ground`] ([`task::Task`]) → [`search`] + [`heuristic`]
-//! → [`plan`] (validate, write). [`asp`] sits at the edges and translates ASP
-//! competition facts to PDDL problems and plans back to witness facts.
-//! [`planner`] wires the stages together for the command line. [`show`]
-//! draws Hanoi and Sokoban plans as text, and [`sokoban_xsb`] reads Sokoban
-//! levels in the XSB format and replays LURD solutions.
+//! → [`plan`] (validate, write). [`planner`] wires the stages together for
+//! the command line. [`puzzles`] sits at the edges: the ASP competition
+//! bridge ([`puzzles::asp`]: facts to PDDL problems, plans back to witness
+//! facts), pictures of Hanoi and Sokoban plans ([`puzzles::show`]), and
+//! Sokoban levels in the XSB format with LURD solutions ([`puzzles::xsb`]).
+//!
+//! [`commands`] holds the `corvus` subcommands that `src/main.rs` calls once
+//! it has parsed the arguments; they return the codes of [`exit`] and write
+//! the [`stats_json`] file.
 
-pub mod asp;
+pub mod commands;
+pub mod exit;
 pub mod fasthash;
 pub mod ground;
 pub mod heuristic;
@@ -16,8 +21,8 @@ pub mod mutex;
 pub mod pddl;
 pub mod plan;
 pub mod planner;
+pub mod puzzles;
 pub mod search;
-pub mod show;
-pub mod sokoban_xsb;
 pub mod state;
+pub mod stats_json;
 pub mod task;

@@ -8,31 +8,13 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::exit;
 use crate::ground::{self, GroundError, GroundStats};
 use crate::heuristic::HeuristicKind;
 use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
 use crate::plan::{self, Plan, PlanStep};
 use crate::search::{self, Limits, Outcome, SearchConfig, Statistics, Strategy};
 use crate::task::{OpId, Task};
-
-/// Exit codes, Fast Downward's table (documented in the README).
-pub mod exit {
-    pub const PLAN_FOUND: i32 = 0;
-    /// `corvus validate`: the plan is not valid.
-    pub const PLAN_INVALID: i32 = 1;
-    /// Proven: no plan exists (within the bound, when one is given).
-    pub const UNSOLVABLE: i32 = 11;
-    /// The search ended without a plan and without a proof.
-    pub const INCOMPLETE: i32 = 12;
-    pub const OUT_OF_MEMORY: i32 = 22;
-    pub const OUT_OF_TIME: i32 = 23;
-    /// Also Ctrl-C, as for Fast Downward's signal exits.
-    pub const INTERRUPTED: i32 = 24;
-    pub const INTERNAL_ERROR: i32 = 30;
-    /// Unreadable file, syntax error, undeclared name, type error.
-    pub const INPUT_ERROR: i32 = 31;
-    pub const UNSUPPORTED: i32 = 34;
-}
 
 /// Which best-first search to run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,8 +77,10 @@ impl Default for Options {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a run ended: its exit code and log text are below, its name in the
+/// `--stats-json` file is the kebab-case of the variant (`out-of-time`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Status {
     Solved,
     Unsolvable,
@@ -118,6 +102,7 @@ impl Status {
         }
     }
 
+    /// The log text (`time limit reached`).
     pub fn describe(self) -> &'static str {
         match self {
             Status::Solved => "solution found",
@@ -145,6 +130,11 @@ impl FoundPlan {
     /// The plan in the IPC plan-file format.
     pub fn to_ipc(&self) -> String {
         plan::format_plan(&self.plan, self.cost, self.unit_cost)
+    }
+
+    /// Writes the plan file (`sas_plan`), in the IPC format.
+    pub fn write_plan_file(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_ipc())
     }
 }
 

@@ -2,7 +2,7 @@
 //! and many mutations of real instances give a result or an error with a
 //! place, never a panic; `--family` overrides the detection.
 
-use corvus::asp::{AspErrorKind, Family, Instance, parse_facts};
+use corvus::puzzles::asp::{AspErrorKind, Family, Instance, parse_facts};
 
 const SEED: &str = include_str!("../problems/hanoi-seed.asp");
 

@@ -9,8 +9,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::*;
-use corvus::asp::{self, Instance};
 use corvus::planner::Status;
+use corvus::puzzles::asp::{self, Instance};
 use corvus::search::Limits;
 
 /// A witness line with its step number replaced.

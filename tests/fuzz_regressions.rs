@@ -30,14 +30,14 @@ fn nesting_after_a_comment_ended_by_carriage_return_is_refused() {
 /// cannot claim gigabytes (5 million facts used to be accepted: 780 MB).
 #[test]
 fn range_expansion_is_capped_well_below_a_gigabyte() {
-    let e = corvus::asp::parse_facts("p(1..1000001).", "r.asp").expect_err("over the cap");
+    let e = corvus::puzzles::asp::parse_facts("p(1..1000001).", "r.asp").expect_err("over the cap");
     assert!(
         e.to_string().starts_with("r.asp:1:1: ranges expand to more than"),
         "{e}"
     );
-    let facts = corvus::asp::parse_facts("p(1..1000,1..1000).", "r.asp").expect("exactly at the cap");
+    let facts = corvus::puzzles::asp::parse_facts("p(1..1000,1..1000).", "r.asp").expect("exactly at the cap");
     assert_eq!(facts.len(), 1_000_000);
-    let e = corvus::asp::parse_facts("p(1..1000,1..1000).\n q(1).", "r.asp").expect_err("one past it");
+    let e = corvus::puzzles::asp::parse_facts("p(1..1000,1..1000).\n q(1).", "r.asp").expect_err("one past it");
     assert!(
         e.to_string()
             .starts_with("r.asp:2:2: ranges expand to more than 1000000"),
@@ -52,7 +52,7 @@ fn a_huge_range_times_an_empty_one_is_read_at_once() {
     let start = std::time::Instant::now();
     let text = "ptu(0,000000,000008000..0000000200020000,000010,88000..0000000000020000,000010,8).\n\
                 q(1..4000000000, a, 3..2). r(1).";
-    let facts = corvus::asp::parse_facts(text, "t.asp").expect("reads");
+    let facts = corvus::puzzles::asp::parse_facts(text, "t.asp").expect("reads");
     assert_eq!(facts.iter().map(|f| f.to_string()).collect::<Vec<_>>(), ["r(1)."]);
     assert!(
         start.elapsed() < std::time::Duration::from_secs(1),
@@ -67,14 +67,14 @@ fn a_huge_range_times_an_empty_one_is_read_at_once() {
 #[test]
 fn facts_with_a_million_arguments_neither_recurse_nor_multiply() {
     let wide = format!("p({}).", vec!["1"; 1_000_000].join(","));
-    let facts = corvus::asp::parse_facts(&wide, "w.asp").expect("one wide fact");
+    let facts = corvus::puzzles::asp::parse_facts(&wide, "w.asp").expect("one wide fact");
     assert_eq!(facts.len(), 1);
     assert_eq!(facts[0].args.len(), 1_000_000);
     let wide_range = format!("p(1..1000,{}).", vec!["a"; 5_000].join(","));
-    let e = corvus::asp::parse_facts(&wide_range, "w.asp").expect_err("5 million arguments in all");
+    let e = corvus::puzzles::asp::parse_facts(&wide_range, "w.asp").expect_err("5 million arguments in all");
     assert!(e.to_string().starts_with("w.asp:1:1: the facts have more than"), "{e}");
     // The order of the expansion is clingo's: the last range varies fastest.
-    let facts = corvus::asp::parse_facts("r(1..2, b, -1..0).", "r.asp").expect("reads");
+    let facts = corvus::puzzles::asp::parse_facts("r(1..2, b, -1..0).", "r.asp").expect("reads");
     let shown: Vec<String> = facts.iter().map(|f| f.to_string()).collect();
     assert_eq!(shown, ["r(1,b,-1).", "r(1,b,0).", "r(2,b,-1).", "r(2,b,0)."]);
 }
@@ -82,8 +82,10 @@ fn facts_with_a_million_arguments_neither_recurse_nor_multiply() {
 /// `hi - lo` of the widest range overflowed i64 (a panic in debug builds).
 #[test]
 fn the_widest_range_is_refused_without_overflow() {
-    let e = corvus::asp::parse_facts("p(-9223372036854775808..9223372036854775807).", "o.asp").expect_err("too many");
+    let e = corvus::puzzles::asp::parse_facts("p(-9223372036854775808..9223372036854775807).", "o.asp")
+        .expect_err("too many");
     assert!(e.to_string().contains("ranges expand to more than"), "{e}");
-    let facts = corvus::asp::parse_facts("p(9223372036854775806..9223372036854775807).", "o.asp").expect("two facts");
+    let facts =
+        corvus::puzzles::asp::parse_facts("p(9223372036854775806..9223372036854775807).", "o.asp").expect("two facts");
     assert_eq!(facts.len(), 2);
 }

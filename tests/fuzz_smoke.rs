@@ -7,9 +7,9 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use corvus::asp::{AspErrorKind, Instance, parse_facts};
 use corvus::pddl::{self, Location};
 use corvus::plan;
+use corvus::puzzles::asp::{AspErrorKind, Instance, parse_facts};
 
 /// Mutants per seed file and mutation kind (times 7 kinds, about 30 seeds):
 /// about 20 s in a debug build, 2 s in release.

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::{AspError, Fact, Term, pddl_name};
 use crate::plan::{Plan, PlanStep};
 
-pub const DOMAIN: &str = include_str!("../../domains/sokoban.pddl");
+pub const DOMAIN: &str = include_str!("../../../domains/sokoban.pddl");
 
 #[derive(Clone, Debug)]
 pub struct Sokoban {

@@ -19,6 +19,8 @@ use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::fmt;
 use std::path::Path;
 
+use crate::exit;
+
 /// Step bound of `--asp` output when none is given: the largest bound of
 /// the competition's Sokoban instances in the shared set (0516, 200 steps).
 pub const DEFAULT_ASP_STEPS: u64 = 200;
@@ -33,6 +35,12 @@ pub struct XsbError {
     pub message: String,
 }
 
+impl XsbError {
+    pub fn exit_code(&self) -> i32 {
+        exit::INPUT_ERROR
+    }
+}
+
 /// A LURD string that does not replay: the 1-based position of the move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {position} (`{letter}`): {message}")]
@@ -40,6 +48,14 @@ pub struct LurdError {
     pub position: usize,
     pub letter: char,
     pub message: String,
+}
+
+impl LurdError {
+    /// A move that does not apply makes the solution invalid, as a step
+    /// that does not apply makes a plan invalid.
+    pub fn exit_code(&self) -> i32 {
+        exit::PLAN_INVALID
+    }
 }
 
 /// (column, row), both from 0 within the level.
@@ -227,6 +243,17 @@ pub fn load_level(path: &Path, number: usize) -> Result<Level, XsbError> {
         message: format!("cannot read file: {e}"),
     })?;
     parse_level(&text, &file, number)
+}
+
+/// The moves of `sokoban replay`: the argument itself, or all of stdin
+/// when the argument is `-`.
+pub fn lurd_argument(argument: &str) -> std::io::Result<String> {
+    if argument != "-" {
+        return Ok(argument.to_string());
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
+    Ok(text)
 }
 
 /// Names and facts of a level, shared by the PDDL and ASP writers.

@@ -12,6 +12,7 @@ pub mod facts;
 pub mod frame_stewart;
 mod hanoi;
 mod sokoban;
+mod verdict;
 
 use std::fmt;
 use std::path::Path;
@@ -19,9 +20,10 @@ use std::time::{Duration, Instant};
 
 pub use facts::{Fact, Term, parse_facts};
 
+use crate::exit;
 use crate::pddl::{self, Domain, Location, Problem};
 use crate::plan::{Plan, validate};
-use crate::planner::{self, Bound, Options, Status, exit};
+use crate::planner::{self, Bound, Options, Status};
 use crate::search::{Limits, Statistics};
 
 /// The two competition problems the bridge knows.

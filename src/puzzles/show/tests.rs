@@ -1,9 +1,9 @@
 use super::*;
 use crate::pddl::{parse_domain, parse_problem};
 use crate::plan::parse_plan;
-use crate::sokoban_xsb::parse_level;
+use crate::puzzles::xsb::parse_level;
 
-const SOKOBAN: &str = include_str!("../../domains/sokoban.pddl");
+const SOKOBAN: &str = include_str!("../../../domains/sokoban.pddl");
 
 /// Hanoi in the other common convention: untyped, `(smaller ?x ?y)` for
 /// "?y is smaller than ?x".

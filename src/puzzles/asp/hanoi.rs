@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{AspError, Fact};
 use crate::plan::{Plan, PlanStep};
 
-pub const DOMAIN: &str = include_str!("../../domains/hanoi.pddl");
+pub const DOMAIN: &str = include_str!("../../../domains/hanoi.pddl");
 
 /// The exact-length model: a step counter `t0 .. tk` (the goal asks for
 /// `tk`) makes every plan exactly k moves long, and `(moved ?d ?t)` records

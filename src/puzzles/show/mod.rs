@@ -14,9 +14,9 @@ use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::Duration;
 
+use crate::exit;
 use crate::pddl::{Domain, GroundAtom, Problem};
 use crate::plan::{InvalidPlan, Plan, PlanStep, replay};
-use crate::planner::exit;
 
 /// Why a task cannot be drawn (or a LURD string not written).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

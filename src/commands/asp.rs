@@ -1,0 +1,111 @@
+//! `corvus asp solve | translate | witness | generate`.
+
+use std::path::Path;
+
+use super::{CommandError, finish, read_file, write_stats};
+use crate::exit;
+use crate::plan::parse_plan;
+use crate::puzzles::asp::{self, AspError, Family, Instance};
+use crate::search::Limits;
+use crate::stats_json::{AspSolveStats, Stats};
+
+/// Loads an instance and prints its warnings.
+pub(super) fn load_instance(path: &Path, family: Option<Family>) -> Result<Instance, AspError> {
+    let instance = Instance::load(path, family)?;
+    for w in &instance.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(instance)
+}
+
+/// Decides the instance within its step bound: the witness facts go to
+/// stdout, the log and the verdict to stderr, the statistics to
+/// `stats_json` when given.
+pub fn asp_solve(
+    instance: &Path,
+    family: Option<Family>,
+    limits: Limits,
+    stats_json: Option<&Path>,
+    verbose: bool,
+) -> i32 {
+    // The statistics file is written once the instance is read (also when
+    // the search then fails); an instance that does not load writes none.
+    let instance = match load_instance(instance, family) {
+        Ok(i) => i,
+        Err(e) => return finish(Err(e.into())),
+    };
+    let (code, stats) = match asp::solve(&instance, limits, verbose) {
+        Ok(outcome) => {
+            for line in outcome.witness.iter().flatten() {
+                println!("{line}");
+            }
+            if verbose {
+                eprintln!("{}", outcome.summary());
+            }
+            eprintln!("{}", outcome.verdict(instance.step_bound()));
+            let stats = Stats::Asp(AspSolveStats::new(&outcome, instance.step_bound()));
+            (outcome.status.exit_code(), stats)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            (e.exit_code(), Stats::error(e.to_string()))
+        }
+    };
+    write_stats(stats_json, &stats, code)
+}
+
+/// Writes the instance as a PDDL problem, and the shipped domain to
+/// `domain_out` when given.
+pub fn asp_translate(instance: &Path, output: &Path, domain_out: Option<&Path>, family: Option<Family>) -> i32 {
+    finish(translate(instance, output, domain_out, family))
+}
+
+fn translate(
+    instance: &Path,
+    output: &Path,
+    domain_out: Option<&Path>,
+    family: Option<Family>,
+) -> Result<i32, CommandError> {
+    let i = load_instance(instance, family)?;
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).map_err(CommandError::io(format!("{}: cannot write file", path.display())))
+    };
+    write(output, &i.problem_pddl())?;
+    if let Some(d) = domain_out {
+        write(d, i.domain_pddl())?;
+    }
+    eprintln!(
+        "{} instance written to {} (bound: {} steps)",
+        i.family().name(),
+        output.display(),
+        i.step_bound()
+    );
+    Ok(exit::PLAN_FOUND)
+}
+
+/// Turns a plan file for the translated instance into witness facts on
+/// stdout (checked by replay).
+pub fn asp_witness(instance: &Path, plan: &Path, family: Option<Family>) -> i32 {
+    finish(witness(instance, plan, family))
+}
+
+fn witness(instance: &Path, plan: &Path, family: Option<Family>) -> Result<i32, CommandError> {
+    let i = load_instance(instance, family)?;
+    let parsed = parse_plan(&read_file(plan)?, &plan.display().to_string())?;
+    for line in i.witness(&parsed)? {
+        println!("{line}");
+    }
+    Ok(exit::PLAN_FOUND)
+}
+
+/// Writes a Hanoi instance made the competition's way to stdout.
+pub fn asp_generate_hanoi(discs: u32, pegs: u32, start: u64, steps: u64) -> i32 {
+    finish(
+        asp::frame_stewart::generate(discs, pegs, start, steps)
+            .map(|text| {
+                print!("{text}");
+                exit::PLAN_FOUND
+            })
+            .map_err(CommandError::Input),
+    )
+}
