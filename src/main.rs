@@ -5,11 +5,12 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use corvus::heuristic::HeuristicKind;
-use corvus::planner::{self, Bound, Options, Report, SearchKind, exit};
-use corvus::search::Limits;
+use corvus::planner::{self, Bound, Config, Options, Report, exit};
+use corvus::search::{Limits, SearchKind};
 
 #[derive(Parser)]
 #[command(
@@ -212,39 +213,24 @@ enum GenerateFamily {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum SearchArg {
-    /// A*: optimal with an admissible heuristic.
-    Astar,
-    /// Greedy best-first search on h (with preferred operators of h_FF).
-    Gbfs,
-    /// Weighted A*, f = g + W·h (see --weight).
-    Wastar,
+/// `--search` values: the search registry's names, with their declared properties as help.
+fn search_arg() -> impl TypedValueParser<Value = &'static SearchKind> {
+    PossibleValuesParser::new(
+        corvus::search::KINDS
+            .iter()
+            .map(|k| PossibleValue::new(k.name).help(k.describe())),
+    )
+    .try_map(|name| corvus::search::kind(&name).ok_or_else(|| format!("unknown search `{name}`")))
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum HeuristicArg {
-    Blind,
-    Goalcount,
-    Hmax,
-    Hadd,
-    Hff,
-    Lmcut,
-    Pdb,
-}
-
-impl HeuristicArg {
-    fn kind(self) -> HeuristicKind {
-        match self {
-            HeuristicArg::Blind => HeuristicKind::Blind,
-            HeuristicArg::Goalcount => HeuristicKind::GoalCount,
-            HeuristicArg::Hmax => HeuristicKind::HMax,
-            HeuristicArg::Hadd => HeuristicKind::HAdd,
-            HeuristicArg::Hff => HeuristicKind::HFF,
-            HeuristicArg::Lmcut => HeuristicKind::LmCut,
-            HeuristicArg::Pdb => HeuristicKind::Pdb,
-        }
-    }
+/// `--heuristic` values: the heuristic registry's names, with their declared properties as help.
+fn heuristic_arg() -> impl TypedValueParser<Value = &'static HeuristicKind> {
+    PossibleValuesParser::new(
+        corvus::heuristic::KINDS
+            .iter()
+            .map(|k| PossibleValue::new(k.name).help(k.describe())),
+    )
+    .try_map(|name| corvus::heuristic::kind(&name).ok_or_else(|| format!("unknown heuristic `{name}`")))
 }
 
 #[derive(clap::Args)]
@@ -252,11 +238,11 @@ struct SolveArgs {
     domain: PathBuf,
     problem: PathBuf,
     /// Search algorithm.
-    #[arg(long, value_enum, default_value = "gbfs")]
-    search: SearchArg,
-    /// Heuristic [default: hff for gbfs and wastar, lmcut for astar].
-    #[arg(long, value_enum)]
-    heuristic: Option<HeuristicArg>,
+    #[arg(long, value_parser = search_arg(), default_value = "gbfs")]
+    search: &'static SearchKind,
+    /// Heuristic [default: the search algorithm's, see --search].
+    #[arg(long, value_parser = heuristic_arg())]
+    heuristic: Option<&'static HeuristicKind>,
     /// Weight W of weighted A*.
     #[arg(long, default_value_t = 2.0)]
     weight: f64,
@@ -366,32 +352,35 @@ fn solve(args: &SolveArgs) -> i32 {
 /// Runs `corvus solve`; returns the exit code and the statistics object for
 /// `--stats-json` (without its `exit_code`, which [`write_stats_json`] adds).
 fn solve_and_report(args: &SolveArgs) -> (i32, serde_json::Value) {
-    let search = match args.search {
-        SearchArg::Astar => SearchKind::Astar,
-        SearchArg::Gbfs => SearchKind::Greedy,
-        SearchArg::Wastar => SearchKind::WeightedAstar(args.weight),
+    let heuristic = match args
+        .heuristic
+        .or_else(|| corvus::heuristic::kind(args.search.default_heuristic))
+    {
+        Some(h) => h,
+        None => {
+            let message = format!("unknown default heuristic of {}", args.search.name);
+            eprintln!("error: {message}");
+            return (exit::INTERNAL_ERROR, error_json(&message));
+        }
     };
-    let heuristic = args.heuristic.map(HeuristicArg::kind).unwrap_or(match search {
-        SearchKind::Astar => HeuristicKind::LmCut,
-        _ => HeuristicKind::HFF,
-    });
     let bound = match (args.max_cost, args.max_steps) {
         (Some(n), _) => Some(Bound::Cost(n)),
         (None, Some(n)) => Some(Bound::Steps(n)),
         (None, None) => None,
     };
     let options = Options {
-        search,
-        heuristic,
+        config: Config {
+            preferred_operators: !args.no_preferred && heuristic.preferred_operators,
+            perimeter: args.perimeter,
+            ..Config::new((args.search.strategy)(args.weight), heuristic)
+        },
         bound,
         unit_cost: args.unit_cost,
-        preferred_operators: !args.no_preferred && heuristic == HeuristicKind::HFF,
         limits: Limits {
             time: args.time_limit,
             memory_bytes: args.memory_limit,
             ..Limits::default()
         },
-        perimeter: args.perimeter,
         pack_states: args.pack_states,
         verbose: !args.quiet,
     };
