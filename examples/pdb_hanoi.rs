@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use corvus::heuristic::pdb::{PdbConfig, PdbHeuristic};
-use corvus::heuristic::{Heuristic, HeuristicKind};
+use corvus::heuristic::{Heuristic, lmcut};
 use corvus::search::{Outcome, SearchConfig, Strategy, search};
 
 /// Optimal move counts of 4-peg Hanoi for 1..=20 discs (Frame–Stewart,
@@ -87,7 +87,7 @@ fn main() -> anyhow::Result<()> {
     let mut pdb = PdbHeuristic::new(&task, &PdbConfig::default());
     let pdb_build = start.elapsed();
     let start = Instant::now();
-    let mut lmcut = HeuristicKind::LmCut.build(&task);
+    let mut lmcut = lmcut::LM_CUT.build(&task);
     let lmcut_build = start.elapsed();
     println!(
         "hanoi 4 pegs, {discs} discs: {} facts, {} operators",

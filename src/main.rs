@@ -5,13 +5,14 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use corvus::commands::{self, ShowFrames};
 use corvus::heuristic::HeuristicKind;
-use corvus::planner::{Bound, Options, SearchKind};
+use corvus::planner::{Bound, Config, Options};
 use corvus::puzzles::{asp::Family, xsb};
-use corvus::search::Limits;
+use corvus::search::{Limits, SearchKind};
 
 #[derive(Parser)]
 #[command(
@@ -229,39 +230,22 @@ struct GenerateHanoiArgs {
     pegs: u32,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum SearchArg {
-    /// A*: optimal with an admissible heuristic.
-    Astar,
-    /// Greedy best-first search on h (with preferred operators of h_FF).
-    Gbfs,
-    /// Weighted A*, f = g + W·h (see --weight).
-    Wastar,
+/// `--search` values: the search registry's names, with their declared properties as help.
+fn search_arg() -> impl TypedValueParser<Value = &'static SearchKind> {
+    let values = corvus::search::KINDS
+        .iter()
+        .map(|k| PossibleValue::new(k.name).help(k.describe()));
+    PossibleValuesParser::new(values)
+        .try_map(|name| corvus::search::kind(&name).ok_or_else(|| format!("unknown search `{name}`")))
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum HeuristicArg {
-    Blind,
-    Goalcount,
-    Hmax,
-    Hadd,
-    Hff,
-    Lmcut,
-    Pdb,
-}
-
-impl HeuristicArg {
-    fn kind(self) -> HeuristicKind {
-        match self {
-            HeuristicArg::Blind => HeuristicKind::Blind,
-            HeuristicArg::Goalcount => HeuristicKind::GoalCount,
-            HeuristicArg::Hmax => HeuristicKind::HMax,
-            HeuristicArg::Hadd => HeuristicKind::HAdd,
-            HeuristicArg::Hff => HeuristicKind::HFF,
-            HeuristicArg::Lmcut => HeuristicKind::LmCut,
-            HeuristicArg::Pdb => HeuristicKind::Pdb,
-        }
-    }
+/// `--heuristic` values: the heuristic registry's names, with their declared properties as help.
+fn heuristic_arg() -> impl TypedValueParser<Value = &'static HeuristicKind> {
+    let values = corvus::heuristic::KINDS
+        .iter()
+        .map(|k| PossibleValue::new(k.name).help(k.describe()));
+    PossibleValuesParser::new(values)
+        .try_map(|name| corvus::heuristic::kind(&name).ok_or_else(|| format!("unknown heuristic `{name}`")))
 }
 
 #[derive(clap::Args)]
@@ -269,11 +253,11 @@ struct SolveArgs {
     domain: PathBuf,
     problem: PathBuf,
     /// Search algorithm.
-    #[arg(long, value_enum, default_value = "gbfs")]
-    search: SearchArg,
-    /// Heuristic [default: hff for gbfs and wastar, lmcut for astar].
-    #[arg(long, value_enum)]
-    heuristic: Option<HeuristicArg>,
+    #[arg(long, value_parser = search_arg(), default_value = "gbfs")]
+    search: &'static SearchKind,
+    /// Heuristic [default: the search algorithm's, see --search].
+    #[arg(long, value_parser = heuristic_arg())]
+    heuristic: Option<&'static HeuristicKind>,
     /// Weight W of weighted A*.
     #[arg(long, default_value_t = 2.0)]
     weight: f64,
@@ -340,32 +324,25 @@ fn main() -> ExitCode {
 impl SolveArgs {
     /// The planner options these arguments ask for.
     fn options(&self) -> Options {
-        let search = match self.search {
-            SearchArg::Astar => SearchKind::Astar,
-            SearchArg::Gbfs => SearchKind::Greedy,
-            SearchArg::Wastar => SearchKind::WeightedAstar(self.weight),
-        };
-        let heuristic = self.heuristic.map(HeuristicArg::kind).unwrap_or(match search {
-            SearchKind::Astar => HeuristicKind::LmCut,
-            _ => HeuristicKind::HFF,
-        });
+        let heuristic = self.heuristic.unwrap_or(self.search.default_heuristic);
         let bound = match (self.max_cost, self.max_steps) {
             (Some(n), _) => Some(Bound::Cost(n)),
             (None, Some(n)) => Some(Bound::Steps(n)),
             (None, None) => None,
         };
         Options {
-            search,
-            heuristic,
+            config: Config {
+                preferred_operators: !self.no_preferred && heuristic.preferred_operators,
+                perimeter: self.perimeter,
+                ..Config::new((self.search.strategy)(self.weight), heuristic)
+            },
             bound,
             unit_cost: self.unit_cost,
-            preferred_operators: !self.no_preferred && heuristic == HeuristicKind::HFF,
             limits: Limits {
                 time: self.time_limit,
                 memory_bytes: self.memory_limit,
                 ..Limits::default()
             },
-            perimeter: self.perimeter,
             pack_states: self.pack_states,
             verbose: !self.quiet,
         }

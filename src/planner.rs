@@ -10,29 +10,11 @@ use std::time::{Duration, Instant};
 
 use crate::exit;
 use crate::ground::{self, GroundError, GroundStats};
-use crate::heuristic::HeuristicKind;
+use crate::heuristic::{BuildContext, HeuristicKind, pdb, relax};
 use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
 use crate::plan::{self, Plan, PlanStep};
 use crate::search::{self, Limits, Outcome, SearchConfig, Statistics, Strategy};
 use crate::task::{OpId, Task};
-
-/// Which best-first search to run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SearchKind {
-    Astar,
-    Greedy,
-    WeightedAstar(f64),
-}
-
-impl SearchKind {
-    fn strategy(self) -> Strategy {
-        match self {
-            SearchKind::Astar => Strategy::Astar,
-            SearchKind::Greedy => Strategy::Greedy,
-            SearchKind::WeightedAstar(w) => Strategy::WeightedAstar(w),
-        }
-    }
-}
 
 /// A bound on the plans sought.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,38 +25,20 @@ pub enum Bound {
     Steps(u64),
 }
 
-#[derive(Clone, Debug)]
+/// Everything a run is given besides the task: the configuration to run
+/// (`solve`; the bounded portfolio brings its own) and the run's bound,
+/// cost model, limits and logging.
+#[derive(Clone, Debug, Default)]
 pub struct Options {
-    pub search: SearchKind,
-    pub heuristic: HeuristicKind,
+    pub config: Config,
     pub bound: Option<Bound>,
     /// Treat every action as cost 1.
     pub unit_cost: bool,
-    /// Use the heuristic's preferred operators (only h_FF has them).
-    pub preferred_operators: bool,
     pub limits: Limits,
-    /// Wrap the heuristic in a perimeter of exact goal distances.
-    pub perimeter: bool,
     /// Store states packed by invariant groups: less memory, more time.
     pub pack_states: bool,
     /// Log to stderr.
     pub verbose: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            search: SearchKind::Greedy,
-            heuristic: HeuristicKind::HFF,
-            bound: None,
-            unit_cost: false,
-            preferred_operators: true,
-            limits: Limits::default(),
-            perimeter: false,
-            pack_states: false,
-            verbose: false,
-        }
-    }
 }
 
 /// How a run ended: its exit code and log text are below, its name in the
@@ -182,21 +146,16 @@ pub fn solve_files(domain: &Path, problem: &Path, options: &Options) -> Result<R
 
 /// Grounds and solves a checked domain and problem with one configuration.
 pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
-    let config = Config {
-        search: options.search,
-        heuristic: options.heuristic,
-        preferred_operators: options.preferred_operators,
-        perimeter: options.perimeter,
-        probe: false,
-    };
-    run(domain, problem, options, &[(config, 1.0)])
+    run(domain, problem, options, &[(options.config, 1.0)])
 }
 
-/// One search configuration of a portfolio.
+/// One search configuration: what `solve` runs, or one entry of a
+/// portfolio.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
-    pub search: SearchKind,
-    pub heuristic: HeuristicKind,
+    pub search: Strategy,
+    pub heuristic: &'static HeuristicKind,
+    /// Use the heuristic's preferred operators (greedy search).
     pub preferred_operators: bool,
     /// Wrap the heuristic in a perimeter of exact goal distances found by a
     /// backward search (see [`crate::heuristic::perimeter`]).
@@ -212,30 +171,34 @@ pub struct Config {
 pub const PROBE_EXPANSIONS: u64 = 100_000;
 
 impl Config {
+    /// The configuration of this search algorithm and heuristic, with the
+    /// heuristic's preferred operators when it has them.
+    pub fn new(search: Strategy, heuristic: &'static HeuristicKind) -> Self {
+        Config {
+            search,
+            heuristic,
+            preferred_operators: heuristic.preferred_operators,
+            perimeter: false,
+            probe: false,
+        }
+    }
+
+    /// The name in logs and statistics, e.g. `astar(lmcut)`.
     pub fn name(&self) -> String {
-        let s = match self.search {
-            SearchKind::Astar => "astar".to_string(),
-            SearchKind::Greedy => "gbfs".to_string(),
-            SearchKind::WeightedAstar(w) => format!("wastar[w={w}]"),
-        };
-        let s = if self.perimeter {
-            format!("{s}(perimeter({}))", heuristic_name(self.heuristic))
+        let h = if self.perimeter {
+            format!("perimeter({})", self.heuristic.name)
         } else {
-            format!("{s}({})", heuristic_name(self.heuristic))
+            self.heuristic.name.to_string()
         };
+        let s = format!("{}({h})", self.search.name());
         if self.probe { format!("{s}[probe]") } else { s }
     }
 }
 
-pub fn heuristic_name(h: HeuristicKind) -> &'static str {
-    match h {
-        HeuristicKind::Blind => "blind",
-        HeuristicKind::GoalCount => "goalcount",
-        HeuristicKind::HMax => "hmax",
-        HeuristicKind::HAdd => "hadd",
-        HeuristicKind::HFF => "hff",
-        HeuristicKind::LmCut => "lmcut",
-        HeuristicKind::Pdb => "pdb",
+/// Greedy best-first search with h_FF and its preferred operators.
+impl Default for Config {
+    fn default() -> Self {
+        Config::new(Strategy::Greedy, &relax::HFF)
     }
 }
 
@@ -252,37 +215,11 @@ pub fn heuristic_name(h: HeuristicKind) -> &'static str {
 /// exhaust every shorter plan length. Each entry gets its share of the time
 /// that is left; without a time limit, of [`NOMINAL_TIME`].
 pub fn bounded_portfolio() -> Vec<(Config, f64)> {
+    let pdb = Config::new(Strategy::Astar, &pdb::PDB);
     vec![
-        (
-            Config {
-                search: SearchKind::Astar,
-                heuristic: HeuristicKind::Pdb,
-                preferred_operators: false,
-                perimeter: false,
-                probe: true,
-            },
-            1.0,
-        ),
-        (
-            Config {
-                search: SearchKind::Astar,
-                heuristic: HeuristicKind::Pdb,
-                preferred_operators: false,
-                perimeter: false,
-                probe: false,
-            },
-            0.6,
-        ),
-        (
-            Config {
-                search: SearchKind::Greedy,
-                heuristic: HeuristicKind::HFF,
-                preferred_operators: true,
-                perimeter: false,
-                probe: false,
-            },
-            1.0,
-        ),
+        (Config { probe: true, ..pdb }, 1.0),
+        (pdb, 0.6),
+        (Config::new(Strategy::Greedy, &relax::HFF), 1.0),
     ]
 }
 
@@ -453,11 +390,11 @@ fn run_config(
 ) -> (Outcome, Statistics) {
     let verbose = options.verbose;
     let start = Instant::now();
-    let mut guide = if config.probe {
-        config.heuristic.build_probe(task)
-    } else {
-        config.heuristic.build_within(task, limits.time)
+    let context = BuildContext {
+        time_limit: limits.time,
+        probe: config.probe,
     };
+    let mut guide = config.heuristic.build_with(task, &context);
     if verbose && let Some(report) = guide.build_report() {
         eprintln!("{report}");
     }
@@ -473,12 +410,12 @@ fn run_config(
     // Against a bound, an inadmissible guide needs an admissible partner to
     // prune with; h_max is the cheap one.
     let mut prune = if bound.is_some() && !guide.is_admissible() {
-        Some(HeuristicKind::HMax.build(task))
+        Some(relax::HMAX.build(task))
     } else {
         None
     };
     let search_config = SearchConfig {
-        strategy: config.search.strategy(),
+        strategy: config.search,
         bound,
         preferred_operators: config.preferred_operators,
         limits,

@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use corvus::heuristic::HeuristicKind;
-use corvus::planner::{self, Options, SearchKind, Status};
-use corvus::search::Limits;
+use corvus::heuristic::{HeuristicKind, blind, lmcut, relax};
+use corvus::planner::{self, Config, Options, Status};
+use corvus::search::{Limits, Strategy};
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -127,9 +127,7 @@ fn every_corpus_file_parses_and_checks() {
 
 fn gbfs_hff(seconds: u64) -> Options {
     Options {
-        search: SearchKind::Greedy,
-        heuristic: HeuristicKind::HFF,
-        preferred_operators: true,
+        config: Config::new(Strategy::Greedy, &relax::HFF),
         limits: Limits {
             time: Some(std::time::Duration::from_secs(seconds)),
             memory_bytes: None,
@@ -186,11 +184,9 @@ fn first_problems_of_every_domain_are_solved_with_valid_plans() {
     assert!(solved.len() >= 20, "solved only {solved:?}");
 }
 
-fn optimal_length(domain: &Path, problem: &Path, heuristic: HeuristicKind) -> usize {
+fn optimal_length(domain: &Path, problem: &Path, heuristic: &'static HeuristicKind) -> usize {
     let options = Options {
-        search: SearchKind::Astar,
-        heuristic,
-        preferred_operators: false,
+        config: Config::new(Strategy::Astar, heuristic),
         unit_cost: true,
         ..Options::default()
     };
@@ -211,15 +207,15 @@ fn astar_with_hmax_and_lmcut_finds_the_optimal_length_found_by_blind_search() {
     for (dir, file, known) in cases {
         let domain = root.join(dir).join("domain.pddl");
         let problem = root.join(dir).join(file);
-        let blind = optimal_length(&domain, &problem, HeuristicKind::Blind);
+        let blind = optimal_length(&domain, &problem, &blind::BLIND);
         assert_eq!(blind, known, "{dir}/{file}: blind search");
         assert_eq!(
-            optimal_length(&domain, &problem, HeuristicKind::HMax),
+            optimal_length(&domain, &problem, &relax::HMAX),
             blind,
             "{dir}/{file}: h_max"
         );
         assert_eq!(
-            optimal_length(&domain, &problem, HeuristicKind::LmCut),
+            optimal_length(&domain, &problem, &lmcut::LM_CUT),
             blind,
             "{dir}/{file}: LM-cut"
         );

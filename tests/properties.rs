@@ -27,7 +27,7 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 use proptest::prelude::*;
 
 use corvus::ground::{self, GroundError};
-use corvus::heuristic::HeuristicKind;
+use corvus::heuristic::{HeuristicKind, blind, lmcut, relax};
 use corvus::pddl;
 use corvus::plan::{self, Plan, PlanStep};
 use corvus::search::{self, Outcome, SearchConfig, Strategy as SearchStrategy};
@@ -306,7 +306,7 @@ fn explore(task: &Task) -> Space {
     Space { states, h_star }
 }
 
-fn astar(task: &Task, kind: HeuristicKind) -> Outcome {
+fn astar(task: &Task, kind: &HeuristicKind) -> Outcome {
     let mut h = kind.build(task);
     let config = SearchConfig {
         strategy: SearchStrategy::Astar,
@@ -362,12 +362,12 @@ proptest! {
         let space = explore(&task);
         prop_assert_eq!(space.h_star[0], optimum, "brute force on the grounded task vs on the model");
 
-        let blind = astar(&task, HeuristicKind::Blind);
+        let blind = astar(&task, &blind::BLIND);
         let mut lengths = Vec::new();
         for (kind, outcome) in [
-            (HeuristicKind::Blind, blind.clone()),
-            (HeuristicKind::HMax, astar(&task, HeuristicKind::HMax)),
-            (HeuristicKind::LmCut, astar(&task, HeuristicKind::LmCut)),
+            (&blind::BLIND, blind.clone()),
+            (&relax::HMAX, astar(&task, &relax::HMAX)),
+            (&lmcut::LM_CUT, astar(&task, &lmcut::LM_CUT)),
         ] {
             match (&outcome, optimum) {
                 (Outcome::Solved(ops), Some(cost)) => {
@@ -384,10 +384,10 @@ proptest! {
             prop_assert!(lengths.windows(2).all(|w| w[0] == w[1]), "lengths {:?}", lengths);
         }
 
-        let mut hmax = HeuristicKind::HMax.build(&task);
-        let mut lmcut = HeuristicKind::LmCut.build(&task);
-        let mut hadd = HeuristicKind::HAdd.build(&task);
-        let mut hff = HeuristicKind::HFF.build(&task);
+        let mut hmax = relax::HMAX.build(&task);
+        let mut lmcut = lmcut::LM_CUT.build(&task);
+        let mut hadd = relax::HADD.build(&task);
+        let mut hff = relax::HFF.build(&task);
         for (s, h_star) in space.states.iter().zip(&space.h_star) {
             let state = StateBuf::from_words(s, task.num_facts());
             let bits = state.bits();
@@ -419,7 +419,7 @@ proptest! {
     ) {
         let (domain, problem, task) = load(&spec);
         let Some(task) = task else { return Ok(()) };
-        let Outcome::Solved(ops) = astar(&task, HeuristicKind::LmCut) else { return Ok(()) };
+        let Outcome::Solved(ops) = astar(&task, &lmcut::LM_CUT) else { return Ok(()) };
         let validation = plan::validate(&domain, &problem, &lifted(&task, &ops));
         prop_assert!(validation.is_ok(), "validator rejects a search plan: {:?}", validation);
         prop_assert_eq!(validation.map(|v| v.cost).ok(), Some(task.plan_cost(&ops)));

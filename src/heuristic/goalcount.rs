@@ -1,9 +1,18 @@
 //! The number of unsatisfied goal facts: cheap, inadmissible, and useful as a
 //! baseline for greedy search.
 
-use super::{Estimate, Heuristic};
+use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
 use crate::state::StateBits;
 use crate::task::Task;
+
+pub static GOAL_COUNT: HeuristicKind = HeuristicKind {
+    name: "goalcount",
+    help: "number of unsatisfied goals",
+    admissible: false,
+    preferred_operators: false,
+    negative_goals: true,
+    build: |task: &Task, _: &BuildContext| Box::new(GoalCount::new(task)),
+};
 
 pub struct GoalCount {
     goal: Vec<u32>,
@@ -21,7 +30,7 @@ impl GoalCount {
 
 impl Heuristic for GoalCount {
     fn name(&self) -> &str {
-        "goalcount"
+        GOAL_COUNT.name
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
@@ -31,6 +40,6 @@ impl Heuristic for GoalCount {
     }
 
     fn is_admissible(&self) -> bool {
-        false
+        GOAL_COUNT.admissible
     }
 }

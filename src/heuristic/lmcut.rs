@@ -13,9 +13,18 @@
 
 use super::relax::{Combine, Exploration, UNREACHED};
 use super::unary::{NO_FACT, RelaxedOpId, RelaxedTask};
-use super::{Estimate, Heuristic};
+use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
 use crate::state::StateBits;
 use crate::task::{FactId, Task};
+
+pub static LM_CUT: HeuristicKind = HeuristicKind {
+    name: "lmcut",
+    help: "LM-cut: sums the costs of disjunctive action landmarks",
+    admissible: true,
+    preferred_operators: false,
+    negative_goals: false,
+    build: |task: &Task, _: &BuildContext| Box::new(LmCut::new(task)),
+};
 
 pub struct LmCut {
     relaxed: RelaxedTask,
@@ -106,7 +115,7 @@ impl LmCut {
 
 impl Heuristic for LmCut {
     fn name(&self) -> &str {
-        "lmcut"
+        LM_CUT.name
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
@@ -145,7 +154,7 @@ impl Heuristic for LmCut {
     }
 
     fn is_admissible(&self) -> bool {
-        true
+        LM_CUT.admissible
     }
 }
 

@@ -4,11 +4,7 @@
 //! relaxation engine ([`relax`]); LM-cut ([`lmcut`]) and pattern databases
 //! ([`pdb`]) are the stronger admissible ones.
 
-pub mod goalcount;
-pub mod lmcut;
-pub mod pdb;
 pub mod perimeter;
-pub mod relax;
 pub mod unary;
 
 use std::time::Duration;
@@ -44,76 +40,122 @@ pub trait Heuristic {
     }
 }
 
-/// The heuristics the command line offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeuristicKind {
-    Blind,
-    GoalCount,
-    HMax,
-    HAdd,
-    HFF,
-    LmCut,
-    Pdb,
+/// How a heuristic is built for one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BuildContext {
+    /// The run's time limit, which sets the budget of heuristics that spend
+    /// time before the search (PDBs).
+    pub time_limit: Option<Duration>,
+    /// A probe: a short first try whose result must not depend on the
+    /// machine, so nothing is built against the clock.
+    pub probe: bool,
+}
+
+/// A heuristic as the registry knows it: its name, what it declares about
+/// itself, and how to build it. Each heuristic's file defines its entry as a
+/// `static`; [`KINDS`] lists them all, and the command line takes its values
+/// from there.
+pub struct HeuristicKind {
+    /// Name on the command line and in logs, e.g. `hff`.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub help: &'static str,
+    /// Never overestimates, so pruning on it is sound and its dead ends are
+    /// real (A* with it returns optimal plans).
+    pub admissible: bool,
+    /// Offers preferred operators (helpful actions) for greedy search.
+    pub preferred_operators: bool,
+    /// The estimate sees negative goals (`(not ...)` in the goal); the
+    /// others ignore them, which keeps admissible ones admissible but can
+    /// give 0 in a state that is not a goal.
+    pub negative_goals: bool,
+    pub build: fn(&Task, &BuildContext) -> Box<dyn Heuristic>,
 }
 
 impl HeuristicKind {
-    pub fn build(self, task: &Task) -> Box<dyn Heuristic> {
-        self.build_within(task, None)
+    /// Builds the heuristic without a time budget.
+    pub fn build(&self, task: &Task) -> Box<dyn Heuristic> {
+        (self.build)(task, &BuildContext::default())
     }
 
-    /// Builds the heuristic for a probe: a short first try whose result must
-    /// not depend on the machine, so nothing is built against the clock.
-    pub fn build_probe(self, task: &Task) -> Box<dyn Heuristic> {
-        match self {
-            HeuristicKind::Pdb => Box::new(pdb::PdbHeuristic::new(task, &pdb::PdbConfig::probe())),
-            other => other.build(task),
-        }
+    /// Builds the heuristic for one run.
+    pub fn build_with(&self, task: &Task, context: &BuildContext) -> Box<dyn Heuristic> {
+        (self.build)(task, context)
     }
 
-    /// Builds the heuristic for a run with the given time limit, which sets
-    /// the budget of those that spend time before the search (PDBs).
-    pub fn build_within(self, task: &Task, time_limit: Option<Duration>) -> Box<dyn Heuristic> {
-        match self {
-            HeuristicKind::Blind => Box::new(Blind::new(task)),
-            HeuristicKind::GoalCount => Box::new(goalcount::GoalCount::new(task)),
-            HeuristicKind::HMax => Box::new(relax::RelaxationHeuristic::new(task, relax::Mode::Max)),
-            HeuristicKind::HAdd => Box::new(relax::RelaxationHeuristic::new(task, relax::Mode::Add)),
-            HeuristicKind::HFF => Box::new(relax::RelaxationHeuristic::new(task, relax::Mode::FF)),
-            HeuristicKind::LmCut => Box::new(lmcut::LmCut::new(task)),
-            HeuristicKind::Pdb => Box::new(pdb::PdbHeuristic::new(task, &pdb::PdbConfig::within(time_limit))),
+    /// `--help` text: the help line and the declared properties.
+    pub fn describe(&self) -> String {
+        let mut properties = vec![if self.admissible { "admissible" } else { "inadmissible" }];
+        if self.preferred_operators {
+            properties.push("preferred operators");
         }
+        if !self.negative_goals {
+            properties.push("ignores negative goals");
+        }
+        format!("{} ({})", self.help, properties.join(", "))
     }
 }
 
-/// 0 on goal states, otherwise the cheapest operator cost: admissible and
-/// uninformed.
-pub struct Blind {
-    goal: Vec<u32>,
-    goal_neg: Vec<u32>,
-    min_cost: u64,
+// Entries are compared and printed by name: the name is the identity.
+impl PartialEq for HeuristicKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
 }
 
-impl Blind {
-    pub fn new(task: &Task) -> Self {
-        Blind {
-            goal: task.goal.clone(),
-            goal_neg: task.goal_neg.clone(),
-            min_cost: task.operators.iter().map(|o| o.cost as u64).min().unwrap_or(0),
+impl std::fmt::Debug for HeuristicKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Declares the heuristic modules and the registry [`KINDS`]: one line per
+/// file, naming the `static` entries it defines.
+macro_rules! registry {
+    ($($module:ident: $($entry:ident),+;)+) => {
+        $(pub mod $module;)+
+        /// Every heuristic the command line offers, in `--help` order.
+        pub static KINDS: &[&HeuristicKind] = &[$($(&$module::$entry),+),+];
+    };
+}
+
+registry! {
+    blind: BLIND;
+    goalcount: GOAL_COUNT;
+    relax: HMAX, HADD, HFF;
+    lmcut: LM_CUT;
+    pdb: PDB;
+}
+
+/// The registered heuristic of this name.
+pub fn kind(name: &str) -> Option<&'static HeuristicKind> {
+    KINDS.iter().copied().find(|k| k.name == name)
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::unary::testing::{Lcg, random_task};
+    use super::*;
+
+    /// What an entry declares is what its heuristic does.
+    #[test]
+    fn entries_declare_what_their_heuristics_do() {
+        let mut names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), KINDS.len(), "heuristic names are unique");
+        let mut rng = Lcg(7);
+        let task = random_task(&mut rng, 6, 8);
+        for kind in KINDS {
+            let h = kind.build(&task);
+            assert_eq!(h.name(), kind.name);
+            assert_eq!(h.is_admissible(), kind.admissible, "{}", kind.name);
+            assert_eq!(self::kind(kind.name), Some(*kind));
+            let mut h = h;
+            h.evaluate(task.initial_state().bits());
+            if !kind.preferred_operators {
+                assert!(h.preferred_operators().is_empty(), "{}", kind.name);
+            }
         }
-    }
-}
-
-impl Heuristic for Blind {
-    fn name(&self) -> &str {
-        "blind"
-    }
-
-    fn evaluate(&mut self, state: &StateBits) -> Estimate {
-        let goal = self.goal.iter().all(|&f| state[f as usize]) && !self.goal_neg.iter().any(|&f| state[f as usize]);
-        Some(if goal { 0 } else { self.min_cost })
-    }
-
-    fn is_admissible(&self) -> bool {
-        true
     }
 }

@@ -555,7 +555,7 @@ impl Heuristic for PerimeterHeuristic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::Blind;
+    use crate::heuristic::blind::Blind;
     use crate::heuristic::unary::testing::{Lcg, perfect_costs, random_task};
 
     fn build(task: &Task, max_states: usize) -> PerimeterTable {

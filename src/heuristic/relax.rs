@@ -12,7 +12,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::unary::{NO_FACT, NO_OP, RelaxedOpId, RelaxedTask};
-use super::{Estimate, Heuristic};
+use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
 use crate::state::StateBits;
 use crate::task::{FactId, OpId, Task};
 
@@ -177,6 +177,33 @@ impl Exploration {
     }
 }
 
+pub static HMAX: HeuristicKind = HeuristicKind {
+    name: "hmax",
+    help: "h_max: the costliest precondition chain of the delete relaxation",
+    admissible: true,
+    preferred_operators: false,
+    negative_goals: false,
+    build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Max)),
+};
+
+pub static HADD: HeuristicKind = HeuristicKind {
+    name: "hadd",
+    help: "h_add: the sum of the relaxed costs of the goals",
+    admissible: false,
+    preferred_operators: false,
+    negative_goals: false,
+    build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Add)),
+};
+
+pub static HFF: HeuristicKind = HeuristicKind {
+    name: "hff",
+    help: "h_FF: the cost of a relaxed plan from the h_add supporters",
+    admissible: false,
+    preferred_operators: true,
+    negative_goals: false,
+    build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::FF)),
+};
+
 /// h_max, h_add or h_FF, depending on the mode.
 pub struct RelaxationHeuristic {
     mode: Mode,
@@ -202,6 +229,15 @@ impl RelaxationHeuristic {
             plan: Vec::new(),
             preferred: Vec::new(),
             relaxed,
+        }
+    }
+
+    /// The registry entry of this mode.
+    fn kind(&self) -> &'static HeuristicKind {
+        match self.mode {
+            Mode::Max => &HMAX,
+            Mode::Add => &HADD,
+            Mode::FF => &HFF,
         }
     }
 
@@ -257,11 +293,7 @@ impl RelaxationHeuristic {
 
 impl Heuristic for RelaxationHeuristic {
     fn name(&self) -> &str {
-        match self.mode {
-            Mode::Max => "hmax",
-            Mode::Add => "hadd",
-            Mode::FF => "hff",
-        }
+        self.kind().name
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
@@ -290,7 +322,7 @@ impl Heuristic for RelaxationHeuristic {
     }
 
     fn is_admissible(&self) -> bool {
-        self.mode == Mode::Max
+        self.kind().admissible
     }
 }
 

@@ -16,9 +16,11 @@ mod tests;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Heuristic, HeuristicKind, lmcut, relax};
 use crate::task::{OpId, Task};
 
+/// How the engine orders its open list: the one thing in which its
+/// algorithms differ.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Strategy {
     /// f = g + h, ties broken on lower h.
@@ -27,6 +29,110 @@ pub enum Strategy {
     WeightedAstar(f64),
     /// Key h only; preferred operators from the heuristic are boosted.
     Greedy,
+}
+
+impl Strategy {
+    /// The name in logs: `astar`, `gbfs`, `wastar[w=2]`.
+    pub fn name(self) -> String {
+        match self {
+            Strategy::Astar => ASTAR.name.to_string(),
+            Strategy::Greedy => GBFS.name.to_string(),
+            Strategy::WeightedAstar(w) => format!("{}[w={w}]", WASTAR.name),
+        }
+    }
+}
+
+/// A search algorithm as the registry knows it: its name, what it declares
+/// about itself, and the engine strategy it runs. The command line takes its
+/// values from [`KINDS`].
+pub struct SearchKind {
+    /// Name on the command line and in logs.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub help: &'static str,
+    /// Returns optimal plans when its heuristic is admissible.
+    pub optimal: bool,
+    /// Uses the heuristic's preferred operators, when it has them.
+    pub preferred_operators: bool,
+    /// The heuristic it runs with when none is named.
+    pub default_heuristic: &'static HeuristicKind,
+    /// The engine strategy, given the weight of weighted A*.
+    pub strategy: fn(weight: f64) -> Strategy,
+}
+
+impl SearchKind {
+    /// `--help` text: the help line and the declared properties.
+    pub fn describe(&self) -> String {
+        let optimality = if self.optimal {
+            "optimal with an admissible heuristic"
+        } else {
+            "not optimal"
+        };
+        let preferred = if self.preferred_operators {
+            ", preferred operators"
+        } else {
+            ""
+        };
+        format!(
+            "{} ({optimality}{preferred}; default heuristic {})",
+            self.help, self.default_heuristic.name
+        )
+    }
+}
+
+pub static ASTAR: SearchKind = SearchKind {
+    name: "astar",
+    help: "A*: f = g + h",
+    optimal: true,
+    preferred_operators: false,
+    default_heuristic: &lmcut::LM_CUT,
+    strategy: |_| Strategy::Astar,
+};
+
+pub static GBFS: SearchKind = SearchKind {
+    name: "gbfs",
+    help: "greedy best-first search on h",
+    optimal: false,
+    preferred_operators: true,
+    default_heuristic: &relax::HFF,
+    strategy: |_| Strategy::Greedy,
+};
+
+pub static WASTAR: SearchKind = SearchKind {
+    name: "wastar",
+    help: "weighted A*: f = g + W·h (see --weight)",
+    optimal: false,
+    preferred_operators: false,
+    default_heuristic: &relax::HFF,
+    strategy: Strategy::WeightedAstar,
+};
+
+/// Every search algorithm the command line offers, in `--help` order.
+pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR];
+
+/// The registered search algorithm of this name.
+pub fn kind(name: &str) -> Option<&'static SearchKind> {
+    KINDS.iter().copied().find(|k| k.name == name)
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    #[test]
+    fn entries_name_their_strategy() {
+        for kind in KINDS {
+            // The default heuristic is a registered one.
+            assert_eq!(
+                crate::heuristic::kind(kind.default_heuristic.name),
+                Some(kind.default_heuristic)
+            );
+            assert_eq!(self::kind(kind.name).map(|k| k.name), Some(kind.name));
+            // The log name of the strategy starts with the registry name.
+            assert!((kind.strategy)(2.0).name().starts_with(kind.name), "{}", kind.name);
+        }
+        assert_eq!((WASTAR.strategy)(3.0).name(), "wastar[w=3]");
+    }
 }
 
 /// Resource limits; `None` means unlimited.

@@ -6,8 +6,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::*;
+use crate::heuristic::Estimate;
+use crate::heuristic::blind::Blind;
 use crate::heuristic::goalcount::GoalCount;
-use crate::heuristic::{Blind, Estimate};
 use crate::state::{StateBits, StateBuf};
 use crate::task::{Fact, FactId, Operator};
 

@@ -17,9 +17,25 @@ use std::time::{Duration, Instant};
 
 use projection::{INFINITE, Projection, TaskInfo, Var};
 
-use super::{Estimate, Heuristic};
+use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
 use crate::state::StateBits;
 use crate::task::Task;
+
+pub static PDB: HeuristicKind = HeuristicKind {
+    name: "pdb",
+    help: "pattern databases over mutex groups, saturated cost partitioning",
+    admissible: true,
+    preferred_operators: false,
+    negative_goals: true,
+    build: |task: &Task, context: &BuildContext| {
+        let config = if context.probe {
+            PdbConfig::probe()
+        } else {
+            PdbConfig::within(context.time_limit)
+        };
+        Box::new(PdbHeuristic::new(task, &config))
+    },
+};
 
 /// Budgets for building pattern databases.
 #[derive(Clone, Debug)]
@@ -213,7 +229,7 @@ fn additive_value(tables: &[Table], values: &[u32]) -> Option<u64> {
 
 impl Heuristic for PdbHeuristic {
     fn name(&self) -> &str {
-        "pdb"
+        PDB.name
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
@@ -237,7 +253,7 @@ impl Heuristic for PdbHeuristic {
     }
 
     fn is_admissible(&self) -> bool {
-        true
+        PDB.admissible
     }
 
     fn build_report(&self) -> Option<String> {

@@ -158,7 +158,7 @@ fn astar_with_pdb_finds_optimal_plans() {
         let num_facts = 4 + rng.below(5) as usize;
         let num_ops = 3 + rng.below(10) as usize;
         let t = random_task(&mut rng, num_facts, num_ops);
-        let mut blind = super::super::HeuristicKind::Blind.build(&t);
+        let mut blind = super::super::blind::BLIND.build(&t);
         let mut pdb = PdbHeuristic::new(&t, &quick());
         assert_eq!(astar(&t, &mut *blind).0, astar(&t, &mut pdb).0);
     }
@@ -259,7 +259,7 @@ fn ipc_instances_solved_optimally() {
         }
         let t = load(&dp, &pp);
         let mut pdb = PdbHeuristic::new(&t, &quick());
-        let mut lmcut = super::super::HeuristicKind::LmCut.build(&t);
+        let mut lmcut = super::super::lmcut::LM_CUT.build(&t);
         let (with_pdb, _) = astar(&t, &mut pdb);
         let (with_lmcut, _) = astar(&t, &mut *lmcut);
         assert!(with_pdb.is_some(), "{domain}: unsolved");

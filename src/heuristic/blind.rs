@@ -1,0 +1,46 @@
+//! The blind heuristic: 0 on goal states, otherwise the cheapest operator
+//! cost. Admissible and uninformed, the baseline for A*.
+
+use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
+use crate::state::StateBits;
+use crate::task::Task;
+
+pub static BLIND: HeuristicKind = HeuristicKind {
+    name: "blind",
+    help: "0 on goal states, else the cheapest operator cost",
+    admissible: true,
+    preferred_operators: false,
+    negative_goals: true,
+    build: |task: &Task, _: &BuildContext| Box::new(Blind::new(task)),
+};
+
+pub struct Blind {
+    goal: Vec<u32>,
+    goal_neg: Vec<u32>,
+    min_cost: u64,
+}
+
+impl Blind {
+    pub fn new(task: &Task) -> Self {
+        Blind {
+            goal: task.goal.clone(),
+            goal_neg: task.goal_neg.clone(),
+            min_cost: task.operators.iter().map(|o| o.cost as u64).min().unwrap_or(0),
+        }
+    }
+}
+
+impl Heuristic for Blind {
+    fn name(&self) -> &str {
+        BLIND.name
+    }
+
+    fn evaluate(&mut self, state: &StateBits) -> Estimate {
+        let goal = self.goal.iter().all(|&f| state[f as usize]) && !self.goal_neg.iter().any(|&f| state[f as usize]);
+        Some(if goal { 0 } else { self.min_cost })
+    }
+
+    fn is_admissible(&self) -> bool {
+        BLIND.admissible
+    }
+}
