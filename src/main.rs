@@ -6,12 +6,11 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
-use corvus::commands::{self, ShowFrames};
+use corvus::commands::{self, AspCommand, ShowArgs, SokobanCommand};
 use corvus::heuristic::HeuristicKind;
 use corvus::planner::{Bound, Config, Options};
-use corvus::puzzles::{asp::Family, xsb};
 use corvus::search::{Limits, SearchKind};
 
 #[derive(Parser)]
@@ -62,172 +61,6 @@ corvus show level.asp witness.lp --animate --delay 150"
         #[command(subcommand)]
         command: SokobanCommand,
     },
-}
-
-#[derive(clap::Args)]
-struct ShowArgs {
-    /// INSTANCE.asp WITNESS, or DOMAIN PROBLEM PLAN.
-    #[arg(num_args = 2..=3, required = true, value_name = "FILES")]
-    files: Vec<PathBuf>,
-    /// Only the state after N steps.
-    #[arg(long, value_name = "N", conflicts_with = "animate")]
-    step: Option<usize>,
-    /// Play the plan in place on the terminal (the plain sequence when stdout is not a terminal).
-    #[arg(long)]
-    animate: bool,
-    /// Milliseconds between pictures of --animate.
-    #[arg(long, value_name = "MS", default_value_t = 300)]
-    delay: u64,
-    /// Instance family of INSTANCE.asp [default: detected from the predicates].
-    #[arg(long, value_enum)]
-    family: Option<FamilyArg>,
-}
-
-#[derive(Subcommand)]
-enum SokobanCommand {
-    /// Turn an XSB level into a PDDL problem for domains/sokoban.pddl, or into ASP instance facts.
-    #[command(
-        after_help = "Exit codes: 0 written, 31 unreadable level (file:line:col).\n\nExamples:\n  \
-corvus sokoban import level.xsb -o problem.pddl\n  \
-corvus sokoban import levels.xsb --level 3 --asp --steps 60 > level3.asp"
-    )]
-    Import(ImportArgs),
-    /// Print a Sokoban plan as a LURD string: INSTANCE.asp WITNESS, or DOMAIN PROBLEM PLAN.
-    #[command(
-        after_help = "l u r d walk, L U R D push.\n\nExample:\n  corvus sokoban lurd domains/sokoban.pddl problem.pddl sas_plan"
-    )]
-    Lurd {
-        #[arg(num_args = 2..=3, required = true, value_name = "FILES")]
-        files: Vec<PathBuf>,
-    },
-    /// Play a LURD string on an XSB level and draw the end state; exit 0 when every stone is on a goal.
-    #[command(
-        after_help = "Exit codes: 0 solved, 1 a move does not apply or stones are left off goals, \
-31 unreadable level.\n\nExample:\n  corvus sokoban replay level.xsb ruulDrdL"
-    )]
-    Replay(ReplayArgs),
-}
-
-#[derive(clap::Args)]
-struct ImportArgs {
-    level_file: PathBuf,
-    /// Which level of the file, from 1.
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    level: usize,
-    /// Write the ASP Competition's instance facts instead of PDDL.
-    #[arg(long)]
-    asp: bool,
-    /// Step bound N of the ASP instance (step(1..N)) [default: 200].
-    #[arg(long, value_name = "N", requires = "asp", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    steps: Option<u64>,
-    /// Where to write [default: stdout].
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-}
-
-#[derive(clap::Args)]
-struct ReplayArgs {
-    level_file: PathBuf,
-    /// The moves; `-` reads them from stdin.
-    lurd: String,
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    level: usize,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum FamilyArg {
-    Hanoi,
-    Sokoban,
-}
-
-impl FamilyArg {
-    fn family(self) -> Family {
-        match self {
-            FamilyArg::Hanoi => Family::Hanoi,
-            FamilyArg::Sokoban => Family::Sokoban,
-        }
-    }
-}
-
-#[derive(Subcommand)]
-enum AspCommand {
-    /// Decide an instance within its step bound; the witness facts go to stdout, the log to stderr.
-    #[command(
-        after_help = "Exit codes: 0 witness printed, 11 proven: no witness within the bound, \
-23 out of time, 22 out of memory, 31 input error.\n\nExample:\n  \
-corvus asp solve problems/hanoi-seed.asp > witness.lp"
-    )]
-    Solve(AspSolveArgs),
-    /// Write the instance as a PDDL problem (and optionally the shipped domain).
-    #[command(after_help = "Example:\n  corvus asp translate I.asp -o problem.pddl --domain-out domain.pddl")]
-    Translate(AspTranslateArgs),
-    /// Turn an IPC plan file for the translated instance into witness facts (checked by replay).
-    Witness {
-        instance: PathBuf,
-        plan: PathBuf,
-        #[arg(long, value_enum)]
-        family: Option<FamilyArg>,
-    },
-    /// Write an instance made the competition's way (to stdout).
-    Generate {
-        #[command(subcommand)]
-        family: GenerateFamily,
-    },
-}
-
-#[derive(clap::Args)]
-struct AspSolveArgs {
-    instance: PathBuf,
-    /// Instance family [default: detected from the predicates].
-    #[arg(long, value_enum)]
-    family: Option<FamilyArg>,
-    /// Time limit: seconds, or with a unit: 30s, 5m, 1h.
-    #[arg(long, value_name = "T", value_parser = Limits::parse_time_limit)]
-    time_limit: Option<Duration>,
-    /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
-    #[arg(long, value_name = "M", value_parser = Limits::parse_memory_limit)]
-    memory_limit: Option<u64>,
-    /// Write the outcome and the final statistics as one JSON object to FILE.
-    #[arg(long, value_name = "FILE")]
-    stats_json: Option<PathBuf>,
-    /// Print only errors and the verdict.
-    #[arg(long, short)]
-    quiet: bool,
-}
-
-#[derive(clap::Args)]
-struct AspTranslateArgs {
-    instance: PathBuf,
-    /// Where to write the problem.
-    #[arg(short, long, value_name = "FILE")]
-    output: PathBuf,
-    /// Where to write the domain.
-    #[arg(long, value_name = "FILE")]
-    domain_out: Option<PathBuf>,
-    #[arg(long, value_enum)]
-    family: Option<FamilyArg>,
-}
-
-#[derive(Subcommand)]
-enum GenerateFamily {
-    /// A segment of the optimal move sequence: the state after START moves is on0, after START+K moves ongoal.
-    #[command(after_help = "Example:\n  corvus asp generate hanoi --discs 17 --start 80 --steps 30 > h.asp")]
-    Hanoi(GenerateHanoiArgs),
-}
-
-#[derive(clap::Args)]
-struct GenerateHanoiArgs {
-    #[arg(long, value_name = "N")]
-    discs: u32,
-    /// Moves made before the instance starts (0 = all discs on peg 1).
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    start: u64,
-    /// Length K of the segment: steps(K).
-    #[arg(long, value_name = "K")]
-    steps: u64,
-    /// 4 (Frame–Stewart) or 3 (the classic puzzle; disk(4) is left out, so peg 4 does not exist).
-    #[arg(long, default_value_t = 4)]
-    pegs: u32,
 }
 
 /// `--search` values: the search registry's names, with their declared properties as help.
@@ -307,16 +140,9 @@ fn main() -> ExitCode {
             commands::solve(&args.domain, &args.problem, &options, &args.plan_file, stats_json)
         }
         Command::Validate { domain, problem, plan } => commands::validate(&domain, &problem, &plan),
-        Command::Asp { command } => asp(command),
-        Command::Show(args) => {
-            let frames = match (args.step, args.animate) {
-                (Some(n), _) => ShowFrames::Step(n),
-                (None, true) => ShowFrames::Animate(Duration::from_millis(args.delay)),
-                (None, false) => ShowFrames::All,
-            };
-            commands::show(&args.files, args.family.map(FamilyArg::family), frames)
-        }
-        Command::Sokoban { command } => sokoban(command),
+        Command::Asp { command } => command.run(),
+        Command::Show(args) => args.run(),
+        Command::Sokoban { command } => command.run(),
     };
     ExitCode::from(code as u8)
 }
@@ -346,40 +172,5 @@ impl SolveArgs {
             pack_states: self.pack_states,
             verbose: !self.quiet,
         }
-    }
-}
-
-fn asp(command: AspCommand) -> i32 {
-    match command {
-        AspCommand::Solve(a) => {
-            let limits = Limits {
-                time: a.time_limit,
-                memory_bytes: a.memory_limit,
-                ..Limits::default()
-            };
-            let family = a.family.map(FamilyArg::family);
-            commands::asp_solve(&a.instance, family, limits, a.stats_json.as_deref(), !a.quiet)
-        }
-        AspCommand::Translate(a) => {
-            let family = a.family.map(FamilyArg::family);
-            commands::asp_translate(&a.instance, &a.output, a.domain_out.as_deref(), family)
-        }
-        AspCommand::Witness { instance, plan, family } => {
-            commands::asp_witness(&instance, &plan, family.map(FamilyArg::family))
-        }
-        AspCommand::Generate {
-            family: GenerateFamily::Hanoi(a),
-        } => commands::asp_generate_hanoi(a.discs, a.pegs, a.start, a.steps),
-    }
-}
-
-fn sokoban(command: SokobanCommand) -> i32 {
-    match command {
-        SokobanCommand::Import(a) => {
-            let asp_steps = a.asp.then(|| a.steps.unwrap_or(xsb::DEFAULT_ASP_STEPS));
-            commands::sokoban_import(&a.level_file, a.level, asp_steps, a.output.as_deref())
-        }
-        SokobanCommand::Lurd { files } => commands::sokoban_lurd(&files),
-        SokobanCommand::Replay(a) => commands::sokoban_replay(&a.level_file, a.level, &a.lurd),
     }
 }

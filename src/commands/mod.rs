@@ -4,9 +4,11 @@
 //! an error is printed as `error: ...` with the code its type carries.
 //!
 //! `solve.rs`: `solve`, `validate`; `asp.rs`: the `asp` subcommands;
-//! `puzzles.rs`: `show` and the `sokoban` subcommands.
+//! `puzzles.rs`: `show` and the `sokoban` subcommands; `puzzle_args.rs`: the
+//! arguments of the puzzle subcommands and their dispatch.
 
 mod asp;
+mod puzzle_args;
 mod puzzles;
 mod solve;
 
@@ -23,6 +25,7 @@ use crate::puzzles::xsb::{LurdError, XsbError};
 use crate::stats_json::Stats;
 
 pub use asp::{asp_generate_hanoi, asp_solve, asp_translate, asp_witness};
+pub use puzzle_args::{AspCommand, ShowArgs, SokobanCommand};
 pub use puzzles::{ShowFrames, show, sokoban_import, sokoban_lurd, sokoban_replay};
 pub use solve::{solve, validate};
 
