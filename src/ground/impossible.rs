@@ -1,13 +1,14 @@
 //! Operators that apply in no reachable state, found with the invariants of
-//! [`crate::mutex`]: they require two facts of one invariant group (which
-//! never hold together), require a fact both true and false, or would make
-//! two facts of a group true. The delete relaxation does not know this and
-//! happily uses them, which weakens every relaxation heuristic (h_max,
-//! LM-cut, h_FF); removing them changes no plan. Operators that needed a
-//! fact only removed operators added go too (forward reachability again).
+//! [`crate::task::invariants`]: they require two facts of one invariant
+//! group (which never hold together), require a fact both true and false,
+//! or would make two facts of a group true. The delete relaxation does not
+//! know this and happily uses them, which weakens every relaxation
+//! heuristic (h_max, LM-cut, h_FF); removing them changes no plan.
+//! Operators that needed a fact only removed operators added go too
+//! (forward reachability again).
 
-use crate::mutex::{MutexTable, invariant_groups};
 use crate::task::Task;
+use crate::task::invariants::{MutexTable, invariant_groups};
 
 /// Removes the operators that can never apply; returns the task and how
 /// many were removed. Facts stay (the relevance analysis drops those that
@@ -51,7 +52,7 @@ pub fn remove_impossible_operators(mut task: Task) -> (Task, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::unary::testing::task;
+    use crate::task::testing::task;
 
     #[test]
     fn operators_needing_two_values_of_one_variable_go() {

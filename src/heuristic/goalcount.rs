@@ -2,8 +2,8 @@
 //! baseline for greedy search.
 
 use super::{Estimate, Heuristic};
-use crate::state::StateBits;
 use crate::task::Task;
+use crate::task::state::StateBits;
 
 pub struct GoalCount {
     goal: Vec<u32>,

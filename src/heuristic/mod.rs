@@ -13,7 +13,7 @@ pub mod unary;
 
 use std::time::Duration;
 
-use crate::state::StateBits;
+use crate::task::state::StateBits;
 use crate::task::{OpId, Task};
 
 /// A heuristic value; `None` is a proven dead end (the goal cannot be reached

@@ -28,8 +28,9 @@ use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 use super::{Estimate, Heuristic};
-use crate::mutex::{self, MutexGroup};
-use crate::state::{StateBits, StateRegistry, words_for};
+use crate::task::invariants::{self, MutexGroup};
+use crate::task::registry::StateRegistry;
+use crate::task::state::{StateBits, words_for};
 use crate::task::{FactId, OpId, Operator, Task};
 
 /// Budgets of the backward search.
@@ -88,7 +89,7 @@ struct Invariants {
 
 impl Invariants {
     fn new(task: &Task) -> Self {
-        let groups = mutex::invariant_groups(task);
+        let groups = invariants::invariant_groups(task);
         let mut of_fact = vec![Vec::new(); task.num_facts()];
         for (i, g) in groups.iter().enumerate() {
             for &f in &g.facts {
@@ -397,7 +398,7 @@ fn goal_states(task: &Task, inv: &Invariants, cap: usize) -> Result<Vec<Vec<u64>
     // Decide the finite-domain variables, largest first, so that the
     // singleton (binary) facts come last, when the groups they share with
     // the larger variables already decide them.
-    let mut variables = mutex::cover(n, &inv.groups);
+    let mut variables = invariants::cover(n, &inv.groups);
     variables.sort_by_key(|v| Reverse(v.facts.len()));
     // 0 = false, 1 = true, 2 = not decided yet.
     let mut value = vec![2u8; n];
@@ -556,7 +557,7 @@ impl Heuristic for PerimeterHeuristic {
 mod tests {
     use super::*;
     use crate::heuristic::Blind;
-    use crate::heuristic::unary::testing::{Lcg, perfect_costs, random_task};
+    use crate::task::testing::{Lcg, perfect_costs, random_task};
 
     fn build(task: &Task, max_states: usize) -> PerimeterTable {
         let config = PerimeterConfig {

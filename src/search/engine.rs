@@ -28,7 +28,8 @@ use super::progress::ProgressLine;
 use super::successor::{self, SuccessorGenerator};
 use super::{Outcome, SearchConfig, Statistics, Strategy};
 use crate::heuristic::Heuristic;
-use crate::state::{StateId, StatePacker, StateRegistry, bits_of};
+use crate::task::registry::{StateId, StatePacker, StateRegistry};
+use crate::task::state::bits_of;
 use crate::task::{OpId, Task};
 
 /// Marks a heuristic value not computed (yet).
@@ -109,13 +110,15 @@ pub(super) fn run<'g, 'p>(
     config: &SearchConfig,
     interrupt: &AtomicBool,
 ) -> (Outcome, Statistics) {
-    let words = crate::state::words_for(task.num_facts());
+    let words = crate::task::state::words_for(task.num_facts());
     let prune_bounds = prune.as_ref().is_some_and(|p| p.is_admissible());
     let guide_bounds = guide.is_admissible();
     let greedy = config.strategy == Strategy::Greedy;
     let packer = if config.pack_states {
-        let groups: Vec<Vec<crate::task::FactId>> =
-            crate::mutex::variables(task).into_iter().map(|g| g.facts).collect();
+        let groups: Vec<Vec<crate::task::FactId>> = crate::task::invariants::variables(task)
+            .into_iter()
+            .map(|g| g.facts)
+            .collect();
         StatePacker::new(task.num_facts(), &groups)
     } else {
         None

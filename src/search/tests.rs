@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::*;
 use crate::heuristic::goalcount::GoalCount;
 use crate::heuristic::{Blind, Estimate};
-use crate::state::{StateBits, StateBuf};
+use crate::task::state::{StateBits, StateBuf};
 use crate::task::{Fact, FactId, Operator};
 
 #[derive(Default)]

@@ -1,11 +1,12 @@
 //! Projections of the task onto patterns of finite-domain variables and
 //! their goal distances.
 //!
-//! Variables are the mutex groups of [`crate::mutex::variables`]: value `i`
-//! of a variable is "fact `i` of the group holds", and a group that is only
-//! at-most-one has an extra last value "none of them". Every concrete
-//! transition between reachable states maps to an abstract transition (or a
-//! self-loop), so abstract goal distances never overestimate.
+//! Variables are the mutex groups of [`crate::task::invariants::variables`]:
+//! value `i` of a variable is "fact `i` of the group holds", and a group
+//! that is only at-most-one has an extra last value "none of them". Every
+//! concrete transition between reachable states maps to an abstract
+//! transition (or a self-loop), so abstract goal distances never
+//! overestimate.
 //!
 //! The verified invariants make projections sharper without losing that
 //! property: an operator never applies in a reachable state where a fact
@@ -18,8 +19,8 @@ use std::collections::BinaryHeap;
 
 use crate::fasthash::FastMap;
 
-use crate::mutex::{MutexGroup, MutexTable, cover, invariant_groups};
-use crate::state::StateBits;
+use crate::task::invariants::{MutexGroup, MutexTable, cover, invariant_groups};
+use crate::task::state::StateBits;
 use crate::task::{FactId, Task};
 
 /// Distance of an abstract state from which no abstract goal is reachable.

@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, VecDeque};
 
-use crate::task::{FactId, Operator, Task};
+use super::{FactId, Operator, Task};
 
 /// A set of facts of which at most one holds in any reachable state.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,16 @@
 //! The grounded STRIPS task: numbered facts, operators with flat
-//! pre/add/del fact-id lists, an initial state and a goal.
+//! pre/add/del fact-id lists, an initial state and a goal; and what works
+//! on the task alone, below the grounder, the heuristics and the search:
+//! its states ([`state`]), the registry that interns them ([`registry`])
+//! and its invariants ([`invariants`]).
 
-use crate::state::{StateBits, StateBuf};
+pub mod invariants;
+pub mod registry;
+pub mod state;
+#[cfg(test)]
+pub mod testing;
+
+use state::{StateBits, StateBuf};
 
 /// Index of a fact in [`Task::facts`].
 pub type FactId = u32;
