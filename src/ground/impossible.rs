@@ -7,18 +7,17 @@
 //! Operators that needed a fact only removed operators added go too
 //! (forward reachability again).
 
-use crate::task::Task;
-use crate::task::invariants::{MutexTable, invariant_groups};
+use crate::task::invariants::MutexTable;
+use crate::task::{MutexGroup, Task};
 
-/// Removes the operators that can never apply; returns the task and how
-/// many were removed. Facts stay (the relevance analysis drops those that
-/// nothing needs any more).
-pub fn remove_impossible_operators(mut task: Task) -> (Task, usize) {
-    let groups = invariant_groups(&task);
+/// Removes the operators that can never apply by the task's invariant
+/// `groups`; returns the task and how many were removed. Facts stay (the
+/// relevance analysis drops those that nothing needs any more).
+pub fn remove_impossible_operators(mut task: Task, groups: &[MutexGroup]) -> (Task, usize) {
     if groups.is_empty() {
         return (task, 0);
     }
-    let mutex = MutexTable::new(task.num_facts(), &groups);
+    let mutex = MutexTable::new(task.num_facts(), groups);
     let possible: Vec<bool> = task.operators.iter().map(|op| !mutex.never_applies(op)).collect();
     // Forward relaxed reachability over the possible operators.
     let mut reached = vec![false; task.num_facts()];
@@ -71,7 +70,8 @@ mod tests {
             &[2],
             &[],
         );
-        let (pruned, removed) = remove_impossible_operators(t);
+        let groups = t.invariant_groups.clone();
+        let (pruned, removed) = remove_impossible_operators(t, &groups);
         assert_eq!(removed, 2);
         let names: Vec<&str> = pruned.operators.iter().map(|o| o.action.as_str()).collect();
         assert_eq!(names, ["op0", "op1"]);

@@ -9,6 +9,7 @@ use super::*;
 use crate::heuristic::goalcount::GoalCount;
 use crate::heuristic::{Blind, Estimate};
 use crate::task::state::{StateBits, StateBuf};
+use crate::task::testing::assemble;
 use crate::task::{Fact, FactId, Operator};
 
 #[derive(Default)]
@@ -59,14 +60,7 @@ impl Builder {
         self.init = self.facts(init);
         self.goal = self.facts(goal);
         self.goal_neg = self.facts(goal_neg);
-        Task {
-            facts: self.facts,
-            operators: self.ops,
-            init: self.init,
-            goal: self.goal,
-            goal_neg: self.goal_neg,
-            has_action_costs: true,
-        }
+        assemble(self.facts, self.ops, &self.init, &self.goal, &self.goal_neg, true)
     }
 }
 

@@ -3,44 +3,68 @@
 
 use std::collections::{BinaryHeap, HashMap};
 
+use super::invariants::invariant_groups;
 use super::state::StateBuf;
 use super::{Fact, FactId, Operator, Task};
+
+/// A task from its parts, as the grounder hands tasks on: initial state and
+/// goals sorted, invariant groups computed. Operators must come with sorted
+/// fact lists.
+pub fn assemble(
+    facts: Vec<Fact>,
+    operators: Vec<Operator>,
+    init: &[FactId],
+    goal: &[FactId],
+    goal_neg: &[FactId],
+    has_action_costs: bool,
+) -> Task {
+    let mut task = Task {
+        facts,
+        operators,
+        init: sorted(init),
+        goal: sorted(goal),
+        goal_neg: sorted(goal_neg),
+        has_action_costs,
+        invariant_groups: Vec::new(),
+    };
+    task.invariant_groups = invariant_groups(&task);
+    task
+}
+
+/// The facts sorted, without duplicates.
+pub fn sorted(facts: &[FactId]) -> Vec<FactId> {
+    let mut v = facts.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
 
 /// An operator `(pre, pre_neg, add, del, cost)`.
 pub type OpSpec<'a> = (&'a [FactId], &'a [FactId], &'a [FactId], &'a [FactId], u32);
 
+/// A task of `num_facts` facts `p0`, `p1`, … (no arguments) and operators
+/// `op0`, `op1`, … with general costs.
 pub fn task(num_facts: usize, ops: &[OpSpec], init: &[FactId], goal: &[FactId], goal_neg: &[FactId]) -> Task {
-    let sorted = |v: &[FactId]| {
-        let mut v = v.to_vec();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    Task {
-        facts: (0..num_facts)
-            .map(|i| Fact {
-                predicate: format!("p{i}"),
-                args: Vec::new(),
-            })
-            .collect(),
-        operators: ops
-            .iter()
-            .enumerate()
-            .map(|(i, &(pre, pre_neg, add, del, cost))| Operator {
-                action: format!("op{i}"),
-                args: Vec::new(),
-                pre: sorted(pre),
-                pre_neg: sorted(pre_neg),
-                add: sorted(add),
-                del: sorted(del),
-                cost,
-            })
-            .collect(),
-        init: sorted(init),
-        goal: sorted(goal),
-        goal_neg: sorted(goal_neg),
-        has_action_costs: true,
-    }
+    let facts = (0..num_facts)
+        .map(|i| Fact {
+            predicate: format!("p{i}"),
+            args: Vec::new(),
+        })
+        .collect();
+    let operators = ops
+        .iter()
+        .enumerate()
+        .map(|(i, &(pre, pre_neg, add, del, cost))| Operator {
+            action: format!("op{i}"),
+            args: Vec::new(),
+            pre: sorted(pre),
+            pre_neg: sorted(pre_neg),
+            add: sorted(add),
+            del: sorted(del),
+            cost,
+        })
+        .collect();
+    assemble(facts, operators, init, goal, goal_neg, true)
 }
 
 pub fn state(num_facts: usize, facts: &[FactId]) -> StateBuf {
