@@ -162,7 +162,7 @@ impl PerimeterTable {
                 break;
             }
             popped += 1;
-            current.copy_from_slice(states.words(id));
+            states.load(id, &mut current);
             regression.candidates(&current, &mut scratch.ops);
             for i in 0..scratch.ops.len() {
                 let o = scratch.ops[i];

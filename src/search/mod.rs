@@ -53,7 +53,7 @@ pub struct SearchConfig {
     /// Print progress lines and statistics to stderr.
     pub verbose: bool,
     /// Store states packed by the task's invariant groups (fewer words per
-    /// state, when that saves any; slower: see [`crate::task::registry::StatePacker`]).
+    /// state, when that saves any; slower: see [`crate::task::registry::StateRegistry::packed`]).
     pub pack_states: bool,
 }
 
