@@ -34,7 +34,10 @@ const MAX_SCHEMAS: usize = 300;
 const MAX_WORK: usize = 300_000_000;
 
 /// All verified invariant groups of at least two facts, deduplicated, in a
-/// deterministic order (by their sorted fact lists).
+/// deterministic order (by their sorted fact lists). This is the costly
+/// synthesis (a pass over all operators per candidate schema) that the
+/// grounder runs; everything after grounding reads the result from
+/// [`Task::invariant_groups`].
 pub fn invariant_groups(task: &Task) -> Vec<MutexGroup> {
     let names = FactNames::new(task);
     let mut found: BTreeMap<Vec<FactId>, bool> = BTreeMap::new();
