@@ -447,7 +447,7 @@ fn with_perimeter(
     }
     if let Some(m) = limits.memory_bytes {
         // About 80 bytes per stored state; leave most memory to the forward search.
-        let per_state = 80 + 8 * crate::state::words_for(task.num_facts()) as u64;
+        let per_state = 80 + 8 * crate::task::state::words_for(task.num_facts()) as u64;
         config.max_states = config.max_states.min((m / 4 / per_state) as usize);
     }
     let start = Instant::now();

@@ -31,7 +31,7 @@ use corvus::heuristic::{HeuristicKind, blind, lmcut, relax};
 use corvus::pddl;
 use corvus::plan::{self, Plan, PlanStep};
 use corvus::search::{self, Outcome, SearchConfig, Strategy as SearchStrategy};
-use corvus::state::StateBuf;
+use corvus::task::state::StateBuf;
 use corvus::task::{OpId, Task};
 
 /// Tasks per property (a quarter of them end before the search: grounding

@@ -1,23 +1,23 @@
 //! Operators that apply in no reachable state, found with the invariants of
-//! [`crate::mutex`]: they require two facts of one invariant group (which
-//! never hold together), require a fact both true and false, or would make
-//! two facts of a group true. The delete relaxation does not know this and
-//! happily uses them, which weakens every relaxation heuristic (h_max,
-//! LM-cut, h_FF); removing them changes no plan. Operators that needed a
-//! fact only removed operators added go too (forward reachability again).
+//! [`crate::task::invariants`]: they require two facts of one invariant
+//! group (which never hold together), require a fact both true and false,
+//! or would make two facts of a group true. The delete relaxation does not
+//! know this and happily uses them, which weakens every relaxation
+//! heuristic (h_max, LM-cut, h_FF); removing them changes no plan.
+//! Operators that needed a fact only removed operators added go too
+//! (forward reachability again).
 
-use crate::mutex::{MutexTable, invariant_groups};
-use crate::task::Task;
+use crate::task::invariants::MutexTable;
+use crate::task::{MutexGroup, Task};
 
-/// Removes the operators that can never apply; returns the task and how
-/// many were removed. Facts stay (the relevance analysis drops those that
-/// nothing needs any more).
-pub fn remove_impossible_operators(mut task: Task) -> (Task, usize) {
-    let groups = invariant_groups(&task);
+/// Removes the operators that can never apply by the task's invariant
+/// `groups`; returns the task and how many were removed. Facts stay (the
+/// relevance analysis drops those that nothing needs any more).
+pub fn remove_impossible_operators(mut task: Task, groups: &[MutexGroup]) -> (Task, usize) {
     if groups.is_empty() {
         return (task, 0);
     }
-    let mutex = MutexTable::new(task.num_facts(), &groups);
+    let mutex = MutexTable::new(task.num_facts(), groups);
     let possible: Vec<bool> = task.operators.iter().map(|op| !mutex.never_applies(op)).collect();
     // Forward relaxed reachability over the possible operators.
     let mut reached = vec![false; task.num_facts()];
@@ -51,7 +51,7 @@ pub fn remove_impossible_operators(mut task: Task) -> (Task, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::unary::testing::task;
+    use crate::task::testing::task;
 
     #[test]
     fn operators_needing_two_values_of_one_variable_go() {
@@ -70,7 +70,8 @@ mod tests {
             &[2],
             &[],
         );
-        let (pruned, removed) = remove_impossible_operators(t);
+        let groups = t.invariant_groups.clone();
+        let (pruned, removed) = remove_impossible_operators(t, &groups);
         assert_eq!(removed, 2);
         let names: Vec<&str> = pruned.operators.iter().map(|o| o.action.as_str()).collect();
         assert_eq!(names, ["op0", "op1"]);

@@ -14,6 +14,8 @@
 //!    (two mutex preconditions) are removed ([`impossible`]).
 //! 5. Constant and goal-irrelevant facts and operators are removed
 //!    ([`simplify`]).
+//! 6. The final task gets its invariant groups
+//!    ([`crate::task::invariants`]), computed here once for all their users.
 
 mod impossible;
 mod join;
@@ -24,6 +26,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use crate::pddl::{Action, CostExpr, Domain, Problem, Term};
+use crate::task::invariants::invariant_groups;
 use crate::task::{Fact, FactId, Operator, Task};
 
 use join::{Arg, JoinInput, Plan, Relation, SchemaAtom, Tuple};
@@ -60,10 +63,19 @@ pub enum GroundError {
 pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
     let (task, mut stats) = ground_reachable(domain, problem)?;
-    let (task, impossible) = impossible::remove_impossible_operators(task);
+    let groups = invariant_groups(&task);
+    let (task, impossible) = impossible::remove_impossible_operators(task, &groups);
     stats.impossible_operators = impossible;
-    let (task, removed) = simplify::simplify(task)
+    let (mut task, removed) = simplify::simplify(task)
         .map_err(|f| GroundError::GoalUnreachable(format!("(not {f}) (the fact is always true)")))?;
+    // The task keeps the groups of its final form: removing operators may
+    // leave more invariants, and simplification renumbers facts. When
+    // neither removed anything, the task is the one the groups came from.
+    task.invariant_groups = if impossible == 0 && removed == simplify::Removed::default() {
+        groups
+    } else {
+        invariant_groups(&task)
+    };
     stats.facts = task.num_facts();
     stats.operators = task.num_operators();
     stats.removed_facts = removed.facts;
@@ -520,6 +532,8 @@ impl<'a> Grounder<'a> {
             goal,
             goal_neg,
             has_action_costs: uses_costs,
+            // Verified by `ground` once the task is final.
+            invariant_groups: Vec::new(),
         })
     }
 
@@ -830,6 +844,23 @@ mod tests {
         p.init.reverse();
         let (t3, _) = ground_reachable(&blocks(true), &p).expect("grounds");
         assert_eq!(t1, t3);
+    }
+
+    #[test]
+    fn the_task_keeps_the_invariant_groups_of_its_final_form() {
+        // Blocks without inequality has impossible operators (stack a a), so
+        // the task changes after the first synthesis; the others do not.
+        for ((d, p), changed) in [
+            ((blocks(false), blocks3()), true),
+            ((blocks(true), blocks3()), false),
+            (roads(), false),
+        ] {
+            let (task, stats) = ground(&d, &p).expect("grounds");
+            let removed = stats.impossible_operators + stats.removed_facts + stats.removed_operators;
+            assert_eq!(removed > 0, changed);
+            assert!(!task.invariant_groups.is_empty());
+            assert_eq!(task.invariant_groups, invariant_groups(&task));
+        }
     }
 
     /// A road map: `road` is static, `at` fluent; d has no incoming road.

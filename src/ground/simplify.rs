@@ -156,6 +156,8 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
         goal: map(&task.goal),
         goal_neg: map(&task.goal_neg),
         has_action_costs: task.has_action_costs,
+        // Renumbered facts: the grounder verifies the groups anew.
+        invariant_groups: Vec::new(),
     };
     Ok((simplified, removed))
 }
@@ -198,6 +200,7 @@ mod tests {
             init: vec![3],
             goal: vec![4],
             goal_neg: vec![],
+            invariant_groups: vec![],
             has_action_costs: true,
         }
     }

@@ -2,7 +2,7 @@
 //! cost. Admissible and uninformed, the baseline for A*.
 
 use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
-use crate::state::StateBits;
+use crate::task::state::StateBits;
 use crate::task::Task;
 
 pub static BLIND: HeuristicKind = HeuristicKind {

@@ -2,8 +2,8 @@
 //! baseline for greedy search.
 
 use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
-use crate::state::StateBits;
 use crate::task::Task;
+use crate::task::state::StateBits;
 
 pub static GOAL_COUNT: HeuristicKind = HeuristicKind {
     name: "goalcount",

@@ -14,7 +14,7 @@
 use super::relax::{Combine, Exploration, UNREACHED};
 use super::unary::{NO_FACT, RelaxedOpId, RelaxedTask};
 use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
-use crate::state::StateBits;
+use crate::task::state::StateBits;
 use crate::task::{FactId, Task};
 
 pub static LM_CUT: HeuristicKind = HeuristicKind {
@@ -161,8 +161,8 @@ impl Heuristic for LmCut {
 #[cfg(test)]
 mod tests {
     use super::super::relax::{Mode, RelaxationHeuristic};
-    use super::super::unary::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
     use super::*;
+    use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
 
     fn lmcut(t: &Task, s: &[FactId]) -> Estimate {
         LmCut::new(t).evaluate(state(t.num_facts(), s).bits())

@@ -9,7 +9,7 @@ pub mod unary;
 
 use std::time::Duration;
 
-use crate::state::StateBits;
+use crate::task::state::StateBits;
 use crate::task::{OpId, Task};
 
 /// A heuristic value; `None` is a proven dead end (the goal cannot be reached
@@ -134,8 +134,8 @@ pub fn kind(name: &str) -> Option<&'static HeuristicKind> {
 
 #[cfg(test)]
 mod registry_tests {
-    use super::unary::testing::{Lcg, random_task};
     use super::*;
+    use crate::task::testing::{Lcg, random_task};
 
     /// What an entry declares is what its heuristic does.
     #[test]

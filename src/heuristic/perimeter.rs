@@ -28,9 +28,10 @@ use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 use super::{Estimate, Heuristic};
-use crate::mutex::{self, MutexGroup};
-use crate::state::{StateBits, StateRegistry, words_for};
-use crate::task::{FactId, OpId, Operator, Task};
+use crate::task::invariants;
+use crate::task::registry::StateRegistry;
+use crate::task::state::{StateBits, words_for};
+use crate::task::{FactId, MutexGroup, OpId, Operator, Task};
 
 /// Budgets of the backward search.
 #[derive(Clone, Debug)]
@@ -81,14 +82,14 @@ pub struct PerimeterTable {
 }
 
 /// Invariant groups indexed by fact, for the checks of regression.
-struct Invariants {
-    groups: Vec<MutexGroup>,
+struct Invariants<'a> {
+    groups: &'a [MutexGroup],
     of_fact: Vec<Vec<u32>>,
 }
 
-impl Invariants {
-    fn new(task: &Task) -> Self {
-        let groups = mutex::invariant_groups(task);
+impl<'a> Invariants<'a> {
+    fn new(task: &'a Task) -> Self {
+        let groups = &task.invariant_groups;
         let mut of_fact = vec![Vec::new(); task.num_facts()];
         for (i, g) in groups.iter().enumerate() {
             for &f in &g.facts {
@@ -161,7 +162,7 @@ impl PerimeterTable {
                 break;
             }
             popped += 1;
-            current.copy_from_slice(states.words(id));
+            states.load(id, &mut current);
             regression.candidates(&current, &mut scratch.ops);
             for i in 0..scratch.ops.len() {
                 let o = scratch.ops[i];
@@ -397,7 +398,7 @@ fn goal_states(task: &Task, inv: &Invariants, cap: usize) -> Result<Vec<Vec<u64>
     // Decide the finite-domain variables, largest first, so that the
     // singleton (binary) facts come last, when the groups they share with
     // the larger variables already decide them.
-    let mut variables = mutex::cover(n, &inv.groups);
+    let mut variables = invariants::variables(task);
     variables.sort_by_key(|v| Reverse(v.facts.len()));
     // 0 = false, 1 = true, 2 = not decided yet.
     let mut value = vec![2u8; n];
@@ -425,7 +426,7 @@ fn goal_states(task: &Task, inv: &Invariants, cap: usize) -> Result<Vec<Vec<u64>
 }
 
 struct GoalSearch<'a> {
-    inv: &'a Invariants,
+    inv: &'a Invariants<'a>,
     variables: &'a [MutexGroup],
     cap: usize,
     out: &'a mut Vec<Vec<u64>>,
@@ -556,7 +557,7 @@ impl Heuristic for PerimeterHeuristic {
 mod tests {
     use super::*;
     use crate::heuristic::blind::Blind;
-    use crate::heuristic::unary::testing::{Lcg, perfect_costs, random_task};
+    use crate::task::testing::{Lcg, perfect_costs, random_task};
 
     fn build(task: &Task, max_states: usize) -> PerimeterTable {
         let config = PerimeterConfig {

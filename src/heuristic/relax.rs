@@ -13,7 +13,7 @@ use std::collections::BinaryHeap;
 
 use super::unary::{NO_FACT, NO_OP, RelaxedOpId, RelaxedTask};
 use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
-use crate::state::StateBits;
+use crate::task::state::StateBits;
 use crate::task::{FactId, OpId, Task};
 
 /// Cost of a fact or operator not reached.
@@ -328,8 +328,8 @@ impl Heuristic for RelaxationHeuristic {
 
 #[cfg(test)]
 mod tests {
-    use super::super::unary::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
     use super::*;
+    use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
 
     fn values(t: &Task, s: &[FactId]) -> [Estimate; 3] {
         let s = state(t.num_facts(), s);

@@ -28,7 +28,8 @@ use super::progress::ProgressLine;
 use super::successor::{self, SuccessorGenerator};
 use super::{Outcome, SearchConfig, Statistics, Strategy};
 use crate::heuristic::Heuristic;
-use crate::state::{StateId, StatePacker, StateRegistry, bits_of};
+use crate::task::registry::{StateId, StateRegistry};
+use crate::task::state::{bits_of, words_for};
 use crate::task::{OpId, Task};
 
 /// Marks a heuristic value not computed (yet).
@@ -75,13 +76,6 @@ struct Engine<'a, 'g, 'p> {
     expansion_limit: Option<u64>,
     successors: SuccessorGenerator,
     registry: StateRegistry,
-    /// Packs states for the registry when the task's invariant groups save
-    /// words per state; `None`: the registry stores the fact words.
-    packer: Option<StatePacker>,
-    /// Words per stored state (packed or not).
-    stored_words: usize,
-    /// The packed successors of the state being expanded, back to back.
-    succ_packed: Vec<u64>,
     nodes: Vec<Node>,
     regular: OpenList,
     /// Successors reached by a preferred operator (greedy with preferred operators).
@@ -93,7 +87,6 @@ struct Engine<'a, 'g, 'p> {
     applicable: Vec<OpId>,
     parent_buf: Vec<u64>,
     succ_buf: Vec<u64>,
-    succ_hashes: Vec<u64>,
     stats: Statistics,
     best_h: u64,
     last_f: Option<u64>,
@@ -109,20 +102,18 @@ pub(super) fn run<'g, 'p>(
     config: &SearchConfig,
     interrupt: &AtomicBool,
 ) -> (Outcome, Statistics) {
-    let words = crate::state::words_for(task.num_facts());
+    let words = words_for(task.num_facts());
     let prune_bounds = prune.as_ref().is_some_and(|p| p.is_admissible());
     let guide_bounds = guide.is_admissible();
     let greedy = config.strategy == Strategy::Greedy;
-    let packer = if config.pack_states {
-        let groups: Vec<Vec<crate::task::FactId>> =
-            crate::mutex::variables(task).into_iter().map(|g| g.facts).collect();
-        StatePacker::new(task.num_facts(), &groups)
+    let registry = if config.pack_states {
+        StateRegistry::packed(task)
     } else {
-        None
+        StateRegistry::new(task.num_facts())
     };
-    let stored_words = packer.as_ref().map_or(words, StatePacker::words);
     if config.verbose && config.pack_states {
-        eprintln!("States stored in {stored_words} word(s) each ({words} unpacked)");
+        let stored = registry.words_per_state();
+        eprintln!("States stored in {stored} word(s) each ({words} unpacked)");
     }
     let engine = Engine {
         task,
@@ -136,10 +127,7 @@ pub(super) fn run<'g, 'p>(
         reopen_closed: !greedy || config.bound.is_some(),
         expansion_limit: config.limits.expansions,
         successors: SuccessorGenerator::new(task),
-        registry: StateRegistry::with_words(task.num_facts(), stored_words),
-        packer,
-        stored_words,
-        succ_packed: Vec::new(),
+        registry,
         nodes: Vec::new(),
         // Greedy: FIFO within an h value; A*: LIFO within (f, h), i.e. newest first.
         regular: OpenList::new(!greedy),
@@ -150,7 +138,6 @@ pub(super) fn run<'g, 'p>(
         applicable: Vec::new(),
         parent_buf: vec![0; words],
         succ_buf: vec![0; words],
-        succ_hashes: Vec::new(),
         stats: Statistics::default(),
         best_h: UNKNOWN,
         last_f: None,
@@ -167,15 +154,7 @@ impl Engine<'_, '_, '_> {
             return self.finish(outcome);
         }
         let init = self.task.initial_state();
-        let stored = match &self.packer {
-            Some(p) => {
-                let mut packed = vec![0; self.stored_words];
-                p.pack(init.words(), &mut packed);
-                packed
-            }
-            None => init.words().to_vec(),
-        };
-        let (id, _) = self.registry.insert(&stored);
+        let (id, _) = self.registry.insert(init.words());
         self.nodes.push(Node {
             g: 0,
             h: UNKNOWN,
@@ -219,7 +198,7 @@ impl Engine<'_, '_, '_> {
                 continue;
             }
             node.status = Status::Closed;
-            self.load(id);
+            self.registry.load(id, &mut self.parent_buf);
             if self.task.is_goal(bits_of(&self.parent_buf, self.task.num_facts())) {
                 let plan = self.extract_plan(id);
                 return self.finish(Outcome::Solved(plan));
@@ -237,14 +216,6 @@ impl Engine<'_, '_, '_> {
             self.stats.expanded += 1;
             self.work += 1;
             self.expand(id);
-        }
-    }
-
-    /// Puts the fact words of a stored state into `parent_buf`.
-    fn load(&mut self, id: StateId) {
-        match &self.packer {
-            Some(p) => p.unpack(self.registry.words(id), &mut self.parent_buf),
-            None => self.parent_buf.copy_from_slice(self.registry.words(id)),
         }
     }
 
@@ -395,31 +366,17 @@ impl Engine<'_, '_, '_> {
         }
         let mut applicable = std::mem::take(&mut self.applicable);
         self.successors.applicable(self.task, &self.parent_buf, &mut applicable);
-        // First all successors' hashes, touching their table slots, so that
-        // the lookups below find them in cache.
-        self.succ_hashes.clear();
-        // Packed successors are kept for the lookups; unpacked ones are
-        // recomputed there (cheaper than copying them).
-        let stored_words = self.stored_words;
-        if self.packer.is_some() {
-            self.succ_packed.resize(applicable.len() * stored_words, 0);
-        }
-        for (k, &op_id) in applicable.iter().enumerate() {
+        // First all successors are prepared (hashed, their table slots
+        // touched), so that the lookups below find them in cache; there they
+        // are recomputed, which is cheaper than copying them.
+        self.registry.clear_prepared();
+        for &op_id in &applicable {
             successor::apply(
                 &self.task.operators[op_id as usize],
                 &self.parent_buf,
                 &mut self.succ_buf,
             );
-            let hash = match &self.packer {
-                Some(p) => {
-                    let stored = &mut self.succ_packed[k * stored_words..(k + 1) * stored_words];
-                    p.pack(&self.succ_buf, stored);
-                    StateRegistry::hash(stored)
-                }
-                None => StateRegistry::hash(&self.succ_buf),
-            };
-            self.registry.touch(hash);
-            self.succ_hashes.push(hash);
+            self.registry.prepare(&self.succ_buf);
         }
         let mut succ = std::mem::take(&mut self.succ_buf);
         for (k, &op_id) in applicable.iter().enumerate() {
@@ -433,11 +390,7 @@ impl Engine<'_, '_, '_> {
             }
             successor::apply(op, &self.parent_buf, &mut succ);
             let preferred = self.is_preferred[op_id as usize];
-            let stored = match self.packer {
-                Some(_) => &self.succ_packed[k * stored_words..(k + 1) * stored_words],
-                None => &succ[..],
-            };
-            let (sid, new) = self.registry.insert_hashed(stored, self.succ_hashes[k]);
+            let (sid, new) = self.registry.insert_prepared(k, &succ);
             if new {
                 self.nodes.push(Node {
                     g: succ_g,

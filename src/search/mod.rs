@@ -1,4 +1,4 @@
-//! Search: one best-first engine over the [`crate::state::StateRegistry`].
+//! Search: one best-first engine over the [`crate::task::registry::StateRegistry`].
 //! A*, greedy best-first and weighted A* differ only in the open-list key.
 //!
 //! [`engine`] runs the loop, [`open_list`] orders the nodes, [`successor`]
@@ -159,7 +159,7 @@ pub struct SearchConfig {
     /// Print progress lines and statistics to stderr.
     pub verbose: bool,
     /// Store states packed by the task's invariant groups (fewer words per
-    /// state, when that saves any; slower: see [`crate::state::StatePacker`]).
+    /// state, when that saves any; slower: see [`crate::task::registry::StateRegistry::packed`]).
     pub pack_states: bool,
 }
 

@@ -15,7 +15,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use crate::state::StateId;
+use crate::task::registry::StateId;
 
 /// Keys at or beyond this switch to the heap.
 const MAX_KEY: u64 = 1 << 16;

@@ -17,8 +17,8 @@
 //! tests a fraction of the operators a flat list would.
 //!
 //! States are handled as raw packed words (bit `f` is bit `f % 64` of word
-//! `f / 64`, the layout of [`crate::state::StateBits`]), which keeps the inner
-//! loops free of bit-slice bookkeeping.
+//! `f / 64`, the layout of [`crate::task::state::StateBits`]), which keeps
+//! the inner loops free of bit-slice bookkeeping.
 
 use crate::task::{FactId, OpId, Operator, Task};
 
@@ -95,7 +95,7 @@ impl SuccessorGenerator {
         }
         let mut start = Vec::with_capacity(n + 1);
         let mut steps = Vec::new();
-        let mut watched_mask = vec![0u64; crate::state::words_for(n)];
+        let mut watched_mask = vec![0u64; crate::task::state::words_for(n)];
         for (f, ops) in watching.into_iter().enumerate() {
             start.push(steps.len() as u32);
             if !ops.is_empty() {
@@ -219,7 +219,7 @@ fn build_tree(task: &Task, ops: Vec<OpId>, tested: &mut Vec<FactId>, steps: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::unary::testing::{Lcg, random_task};
+    use crate::task::testing::{Lcg, random_task};
 
     /// The generator finds exactly the applicable operators, in id order,
     /// on random tasks (few facts: long shared watch lists and deep trees;
@@ -231,7 +231,7 @@ mod tests {
             for _ in 0..20 {
                 let task = random_task(&mut rng, facts, ops);
                 let generator = SuccessorGenerator::new(&task);
-                let mut words = vec![0u64; crate::state::words_for(facts)];
+                let mut words = vec![0u64; crate::task::state::words_for(facts)];
                 let mut found = Vec::new();
                 for _ in 0..50 {
                     for (i, w) in words.iter_mut().enumerate() {

@@ -9,7 +9,8 @@ use super::*;
 use crate::heuristic::Estimate;
 use crate::heuristic::blind::Blind;
 use crate::heuristic::goalcount::GoalCount;
-use crate::state::{StateBits, StateBuf};
+use crate::task::state::{StateBits, StateBuf};
+use crate::task::testing::assemble;
 use crate::task::{Fact, FactId, Operator};
 
 #[derive(Default)]
@@ -60,14 +61,7 @@ impl Builder {
         self.init = self.facts(init);
         self.goal = self.facts(goal);
         self.goal_neg = self.facts(goal_neg);
-        Task {
-            facts: self.facts,
-            operators: self.ops,
-            init: self.init,
-            goal: self.goal,
-            goal_neg: self.goal_neg,
-            has_action_costs: true,
-        }
+        assemble(self.facts, self.ops, &self.init, &self.goal, &self.goal_neg, true)
     }
 }
 

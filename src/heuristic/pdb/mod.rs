@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 use projection::{INFINITE, Projection, TaskInfo, Var};
 
 use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
-use crate::state::StateBits;
 use crate::task::Task;
+use crate::task::state::StateBits;
 
 pub static PDB: HeuristicKind = HeuristicKind {
     name: "pdb",
@@ -239,7 +239,7 @@ impl Heuristic for PdbHeuristic {
         // An exactly-one variable has one true fact in a reachable state; in
         // others any value will do (see `Variable::value`).
         let (fact_value, values) = (&self.fact_value, &mut self.values);
-        crate::state::for_each_true(state, |f| {
+        crate::task::state::for_each_true(state, |f| {
             let (v, value) = fact_value[f];
             if v != NOT_USED {
                 values[v as usize] = value;

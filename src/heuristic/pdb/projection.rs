@@ -1,11 +1,12 @@
 //! Projections of the task onto patterns of finite-domain variables and
 //! their goal distances.
 //!
-//! Variables are the mutex groups of [`crate::mutex::variables`]: value `i`
-//! of a variable is "fact `i` of the group holds", and a group that is only
-//! at-most-one has an extra last value "none of them". Every concrete
-//! transition between reachable states maps to an abstract transition (or a
-//! self-loop), so abstract goal distances never overestimate.
+//! Variables are the mutex groups of [`crate::task::invariants::variables`]:
+//! value `i` of a variable is "fact `i` of the group holds", and a group
+//! that is only at-most-one has an extra last value "none of them". Every
+//! concrete transition between reachable states maps to an abstract
+//! transition (or a self-loop), so abstract goal distances never
+//! overestimate.
 //!
 //! The verified invariants make projections sharper without losing that
 //! property: an operator never applies in a reachable state where a fact
@@ -18,9 +19,9 @@ use std::collections::BinaryHeap;
 
 use crate::fasthash::FastMap;
 
-use crate::mutex::{MutexGroup, MutexTable, cover, invariant_groups};
-use crate::state::StateBits;
-use crate::task::{FactId, Task};
+use crate::task::invariants::{MutexTable, variables};
+use crate::task::state::StateBits;
+use crate::task::{FactId, MutexGroup, Task};
 
 /// Distance of an abstract state from which no abstract goal is reachable.
 pub const INFINITE: u32 = u32::MAX;
@@ -62,7 +63,7 @@ pub struct TaskInfo<'a> {
     /// Variable and value of every fact.
     pub fact_var: Vec<(Var, u32)>,
     /// Verified invariant groups (sorted facts each).
-    groups: Vec<MutexGroup>,
+    groups: &'a [MutexGroup],
     /// Indices into `groups` of the groups containing each fact.
     fact_groups: Vec<Vec<u32>>,
     /// Operators that apply in no reachable state (they require or would
@@ -76,8 +77,8 @@ pub struct TaskInfo<'a> {
 
 impl<'a> TaskInfo<'a> {
     pub fn new(task: &'a Task) -> Self {
-        let groups = invariant_groups(task);
-        let var_groups = cover(task.num_facts(), &groups);
+        let groups = &task.invariant_groups;
+        let var_groups = variables(task);
         let mut fact_var = vec![(0, 0); task.num_facts()];
         let vars: Vec<Variable> = var_groups
             .into_iter()
@@ -108,7 +109,7 @@ impl<'a> TaskInfo<'a> {
             ops_affecting: Vec::new(),
             goal_vars: Vec::new(),
         };
-        let table = MutexTable::new(task.num_facts(), &info.groups);
+        let table = MutexTable::new(task.num_facts(), info.groups);
         info.useless = task.operators.iter().map(|op| table.never_applies(op)).collect();
         let mut ops_affecting = vec![Vec::new(); info.vars.len()];
         for (o, op) in task.operators.iter().enumerate() {

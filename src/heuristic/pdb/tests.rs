@@ -1,8 +1,8 @@
 use std::path::{Path, PathBuf};
 
-use super::super::unary::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
 use super::*;
 use crate::search::{Outcome, SearchConfig, Strategy, search};
+use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
 
 fn quick() -> PdbConfig {
     PdbConfig {

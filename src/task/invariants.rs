@@ -17,22 +17,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, VecDeque};
 
-use crate::task::{FactId, Operator, Task};
+use super::{FactId, MutexGroup, Operator, Task};
 
-/// A set of facts of which at most one holds in any reachable state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MutexGroup {
-    /// Sorted fact ids.
-    pub facts: Vec<FactId>,
-    /// True when exactly one of the facts holds in every reachable state.
-    pub exactly_one: bool,
-}
-
-/// Finds mutex groups of a grounded task. Every fact of the task is covered
-/// by exactly one returned group (facts not in any proper invariant form a
-/// group of their own), so the groups can serve as finite-domain variables.
+/// The task's finite-domain variables: groups chosen by [`cover`] from its
+/// stored invariant groups, so that every fact is in exactly one (facts not
+/// in any proper invariant form a group of their own).
 pub fn variables(task: &Task) -> Vec<MutexGroup> {
-    cover(task.num_facts(), &invariant_groups(task))
+    cover(task.num_facts(), &task.invariant_groups)
 }
 
 /// Most members a schema may grow to.
@@ -43,7 +34,10 @@ const MAX_SCHEMAS: usize = 300;
 const MAX_WORK: usize = 300_000_000;
 
 /// All verified invariant groups of at least two facts, deduplicated, in a
-/// deterministic order (by their sorted fact lists).
+/// deterministic order (by their sorted fact lists). This is the costly
+/// synthesis (a pass over all operators per candidate schema) that the
+/// grounder runs; everything after grounding reads the result from
+/// [`Task::invariant_groups`].
 pub fn invariant_groups(task: &Task) -> Vec<MutexGroup> {
     let names = FactNames::new(task);
     let mut found: BTreeMap<Vec<FactId>, bool> = BTreeMap::new();
@@ -471,6 +465,7 @@ impl MutexTable {
 pub(crate) mod tests {
     use super::*;
     use crate::task::Fact;
+    use crate::task::testing::{assemble, sorted};
 
     fn fact(p: &str, args: &[&str]) -> Fact {
         Fact {
@@ -507,36 +502,19 @@ pub(crate) mod tests {
         }
 
         pub fn op(&mut self, name: &str, args: &[&str], pre: Vec<FactId>, add: Vec<FactId>, del: Vec<FactId>) {
-            let sorted = |mut v: Vec<FactId>| {
-                v.sort_unstable();
-                v.dedup();
-                v
-            };
             self.ops.push(Operator {
                 action: name.to_string(),
                 args: args.iter().map(|s| s.to_string()).collect(),
-                pre: sorted(pre),
+                pre: sorted(&pre),
                 pre_neg: Vec::new(),
-                add: sorted(add),
-                del: sorted(del),
+                add: sorted(&add),
+                del: sorted(&del),
                 cost: 1,
             });
         }
 
         pub fn build(self, init: Vec<FactId>, goal: Vec<FactId>) -> Task {
-            let sorted = |mut v: Vec<FactId>| {
-                v.sort_unstable();
-                v.dedup();
-                v
-            };
-            Task {
-                facts: self.facts,
-                operators: self.ops,
-                init: sorted(init),
-                goal: sorted(goal),
-                goal_neg: Vec::new(),
-                has_action_costs: false,
-            }
+            assemble(self.facts, self.ops, &init, &goal, &[], false)
         }
     }
 

@@ -1,7 +1,16 @@
 //! The grounded STRIPS task: numbered facts, operators with flat
-//! pre/add/del fact-id lists, an initial state and a goal.
+//! pre/add/del fact-id lists, an initial state and a goal; and what works
+//! on the task alone, below the grounder, the heuristics and the search:
+//! its states ([`state`]), the registry that interns them ([`registry`])
+//! and its invariants ([`invariants`]).
 
-use crate::state::{StateBits, StateBuf};
+pub mod invariants;
+pub mod registry;
+pub mod state;
+#[cfg(test)]
+pub mod testing;
+
+use state::{StateBits, StateBuf};
 
 /// Index of a fact in [`Task::facts`].
 pub type FactId = u32;
@@ -70,6 +79,15 @@ impl Operator {
     }
 }
 
+/// A set of facts of which at most one holds in any reachable state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MutexGroup {
+    /// Sorted fact ids.
+    pub facts: Vec<FactId>,
+    /// True when exactly one of the facts holds in every reachable state.
+    pub exactly_one: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Task {
     pub facts: Vec<Fact>,
@@ -83,6 +101,12 @@ pub struct Task {
     /// True when the problem's metric is total cost (costs are then general);
     /// false for unit-cost tasks.
     pub has_action_costs: bool,
+    /// The task's verified invariants ([`invariants::invariant_groups`]),
+    /// computed once by the grounder and read by whatever needs them (the
+    /// PDB projections, the perimeter, packed state storage). An empty list
+    /// claims nothing, so a task built without them is sound, only less
+    /// informed.
+    pub invariant_groups: Vec<MutexGroup>,
 }
 
 impl Task {
