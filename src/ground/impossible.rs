@@ -70,7 +70,7 @@ mod tests {
             &[2],
             &[],
         );
-        let groups = t.invariant_groups.clone();
+        let groups = t.invariant_groups().to_vec();
         let (pruned, removed) = remove_impossible_operators(t, &groups);
         assert_eq!(removed, 2);
         let names: Vec<&str> = pruned.operators.iter().map(|o| o.action.as_str()).collect();

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use crate::pddl::{Action, CostExpr, Domain, Problem, Term};
 use crate::task::invariants::invariant_groups;
-use crate::task::{Fact, FactId, Operator, Task};
+use crate::task::{Fact, FactId, Invariants, Operator, Task};
 
 use join::{Arg, JoinInput, Plan, Relation, SchemaAtom, Tuple};
 use symbols::{FastMap, FastSet, Interner, Types};
@@ -68,14 +68,13 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats),
     stats.impossible_operators = impossible;
     let (mut task, removed) = simplify::simplify(task)
         .map_err(|f| GroundError::GoalUnreachable(format!("(not {f}) (the fact is always true)")))?;
-    // The task keeps the groups of its final form: removing operators may
+    // The task's groups are those of its final form: removing operators may
     // leave more invariants, and simplification renumbers facts. When
-    // neither removed anything, the task is the one the groups came from.
-    task.invariant_groups = if impossible == 0 && removed == simplify::Removed::default() {
-        groups
-    } else {
-        invariant_groups(&task)
-    };
+    // neither removed anything, the task is the one the groups came from;
+    // otherwise they are computed when first asked for.
+    if impossible == 0 && removed == simplify::Removed::default() {
+        task.invariants = Invariants::known(groups);
+    }
     stats.facts = task.num_facts();
     stats.operators = task.num_operators();
     stats.removed_facts = removed.facts;
@@ -533,7 +532,7 @@ impl<'a> Grounder<'a> {
             goal_neg,
             has_action_costs: uses_costs,
             // Verified by `ground` once the task is final.
-            invariant_groups: Vec::new(),
+            invariants: Invariants::default(),
         })
     }
 
@@ -858,8 +857,8 @@ mod tests {
             let (task, stats) = ground(&d, &p).expect("grounds");
             let removed = stats.impossible_operators + stats.removed_facts + stats.removed_operators;
             assert_eq!(removed > 0, changed);
-            assert!(!task.invariant_groups.is_empty());
-            assert_eq!(task.invariant_groups, invariant_groups(&task));
+            assert!(!task.invariant_groups().is_empty());
+            assert_eq!(task.invariant_groups(), invariant_groups(&task).as_slice());
         }
     }
 

@@ -17,7 +17,7 @@
 //!
 //! Fact and operator order is preserved, so numbering stays deterministic.
 
-use crate::task::{Fact, FactId, Operator, Task};
+use crate::task::{Fact, FactId, Invariants, Operator, Task};
 
 use super::symbols::FastMap;
 
@@ -157,7 +157,7 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
         goal_neg: map(&task.goal_neg),
         has_action_costs: task.has_action_costs,
         // Renumbered facts: the grounder verifies the groups anew.
-        invariant_groups: Vec::new(),
+        invariants: Invariants::default(),
     };
     Ok((simplified, removed))
 }
@@ -200,7 +200,7 @@ mod tests {
             init: vec![3],
             goal: vec![4],
             goal_neg: vec![],
-            invariant_groups: vec![],
+            invariants: Invariants::default(),
             has_action_costs: true,
         }
     }

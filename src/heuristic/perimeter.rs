@@ -89,7 +89,7 @@ struct Invariants<'a> {
 
 impl<'a> Invariants<'a> {
     fn new(task: &'a Task) -> Self {
-        let groups = &task.invariant_groups;
+        let groups = task.invariant_groups();
         let mut of_fact = vec![Vec::new(); task.num_facts()];
         for (i, g) in groups.iter().enumerate() {
             for &f in &g.facts {

@@ -23,7 +23,7 @@ use super::{FactId, MutexGroup, Operator, Task};
 /// stored invariant groups, so that every fact is in exactly one (facts not
 /// in any proper invariant form a group of their own).
 pub fn variables(task: &Task) -> Vec<MutexGroup> {
-    cover(task.num_facts(), &task.invariant_groups)
+    cover(task.num_facts(), task.invariant_groups())
 }
 
 /// Most members a schema may grow to.

@@ -101,15 +101,44 @@ pub struct Task {
     /// True when the problem's metric is total cost (costs are then general);
     /// false for unit-cost tasks.
     pub has_action_costs: bool,
-    /// The task's verified invariants ([`invariants::invariant_groups`]),
-    /// computed once by the grounder and read by whatever needs them (the
-    /// PDB projections, the perimeter, packed state storage). An empty list
-    /// claims nothing, so a task built without them is sound, only less
-    /// informed.
-    pub invariant_groups: Vec<MutexGroup>,
+    /// The task's verified invariants, read through
+    /// [`Task::invariant_groups`].
+    pub invariants: Invariants,
 }
 
+/// The invariant groups of a task ([`invariants::invariant_groups`]),
+/// computed at most once per task: by the grounder, which needs them to
+/// prune operators and keeps them when pruning changed nothing, or
+/// otherwise on the first use (the PDB projections, the perimeter, packed
+/// state storage), so that a run that needs none does not pay for them.
+///
+/// They are a function of the rest of the task, so they never make two
+/// tasks differ: every `Invariants` equals every other.
+#[derive(Clone, Debug, Default)]
+pub struct Invariants(std::sync::OnceLock<Vec<MutexGroup>>);
+
+impl Invariants {
+    /// Invariants known already (the grounder's).
+    pub fn known(groups: Vec<MutexGroup>) -> Self {
+        Invariants(std::sync::OnceLock::from(groups))
+    }
+}
+
+impl PartialEq for Invariants {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Invariants {}
+
 impl Task {
+    /// The verified invariant groups, computed on the first call unless the
+    /// grounder stored them.
+    pub fn invariant_groups(&self) -> &[MutexGroup] {
+        self.invariants.0.get_or_init(|| invariants::invariant_groups(self))
+    }
+
     pub fn num_facts(&self) -> usize {
         self.facts.len()
     }

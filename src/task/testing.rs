@@ -3,12 +3,11 @@
 
 use std::collections::{BinaryHeap, HashMap};
 
-use super::invariants::invariant_groups;
 use super::state::StateBuf;
 use super::{Fact, FactId, Operator, Task};
 
 /// A task from its parts, as the grounder hands tasks on: initial state and
-/// goals sorted, invariant groups computed. Operators must come with sorted
+/// goals sorted (invariant groups are computed when first asked for). Operators must come with sorted
 /// fact lists.
 pub fn assemble(
     facts: Vec<Fact>,
@@ -18,17 +17,15 @@ pub fn assemble(
     goal_neg: &[FactId],
     has_action_costs: bool,
 ) -> Task {
-    let mut task = Task {
+    Task {
         facts,
         operators,
         init: sorted(init),
         goal: sorted(goal),
         goal_neg: sorted(goal_neg),
         has_action_costs,
-        invariant_groups: Vec::new(),
-    };
-    task.invariant_groups = invariant_groups(&task);
-    task
+        invariants: Default::default(),
+    }
 }
 
 /// The facts sorted, without duplicates.

@@ -77,7 +77,7 @@ pub struct TaskInfo<'a> {
 
 impl<'a> TaskInfo<'a> {
     pub fn new(task: &'a Task) -> Self {
-        let groups = &task.invariant_groups;
+        let groups = task.invariant_groups();
         let var_groups = variables(task);
         let mut fact_var = vec![(0, 0); task.num_facts()];
         let vars: Vec<Variable> = var_groups
