@@ -41,7 +41,7 @@ const CHECK_PERIOD: u64 = 256;
 const BOOST: i64 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
+enum NodeStatus {
     Open,
     Closed,
     DeadEnd,
@@ -58,7 +58,7 @@ struct Node {
     hp: u64,
     parent: StateId,
     op: OpId,
-    status: Status,
+    status: NodeStatus,
 }
 
 struct Engine<'a, 'g, 'p> {
@@ -161,7 +161,7 @@ impl Engine<'_, '_, '_> {
             hp: UNKNOWN,
             parent: NO_PARENT,
             op: 0,
-            status: Status::Open,
+            status: NodeStatus::Open,
         });
         let open = self.admit(id, init.words());
         let h0 = self.nodes[id as usize].h;
@@ -194,10 +194,10 @@ impl Engine<'_, '_, '_> {
                 return self.finish(Outcome::Unsolvable);
             };
             let node = &mut self.nodes[id as usize];
-            if node.status != Status::Open {
+            if node.status != NodeStatus::Open {
                 continue;
             }
-            node.status = Status::Closed;
+            node.status = NodeStatus::Closed;
             self.registry.load(id, &mut self.parent_buf);
             if self.task.is_goal(bits_of(&self.parent_buf, self.task.num_facts())) {
                 let plan = self.extract_plan(id);
@@ -228,7 +228,7 @@ impl Engine<'_, '_, '_> {
         let bound = self.bound;
         let over = move |h: u64| bound.is_some_and(|b| g.saturating_add(h) > b);
         if over(0) {
-            return self.reject(i, Status::OverBound);
+            return self.reject(i, NodeStatus::OverBound);
         }
         let state = bits_of(words, self.task.num_facts());
         // A state counts as evaluated once, whichever heuristic looks at it first.
@@ -240,11 +240,11 @@ impl Engine<'_, '_, '_> {
                 self.work += 1;
                 match prune.evaluate(state) {
                     Some(v) => self.nodes[i].hp = v.min(UNKNOWN - 1),
-                    None => return self.reject(i, Status::DeadEnd),
+                    None => return self.reject(i, NodeStatus::DeadEnd),
                 }
             }
             if self.prune_bounds && over(self.nodes[i].hp) {
-                return self.reject(i, Status::OverBound);
+                return self.reject(i, NodeStatus::OverBound);
             }
         }
         if self.nodes[i].h == UNKNOWN {
@@ -258,19 +258,19 @@ impl Engine<'_, '_, '_> {
                     self.nodes[i].h = h;
                     self.note_progress(h, g);
                 }
-                None => return self.reject(i, Status::DeadEnd),
+                None => return self.reject(i, NodeStatus::DeadEnd),
             }
         }
         if self.guide_bounds && over(self.nodes[i].h) {
-            return self.reject(i, Status::OverBound);
+            return self.reject(i, NodeStatus::OverBound);
         }
-        self.nodes[i].status = Status::Open;
+        self.nodes[i].status = NodeStatus::Open;
         true
     }
 
-    fn reject(&mut self, i: usize, status: Status) -> bool {
+    fn reject(&mut self, i: usize, status: NodeStatus) -> bool {
         match status {
-            Status::DeadEnd => self.stats.dead_ends += 1,
+            NodeStatus::DeadEnd => self.stats.dead_ends += 1,
             _ => self.stats.pruned_by_bound += 1,
         }
         self.nodes[i].status = status;
@@ -398,7 +398,7 @@ impl Engine<'_, '_, '_> {
                     hp: UNKNOWN,
                     parent: id,
                     op: op_id,
-                    status: Status::Open,
+                    status: NodeStatus::Open,
                 });
                 if self.admit(sid, &succ) {
                     self.push(sid, preferred);
@@ -406,20 +406,20 @@ impl Engine<'_, '_, '_> {
                 continue;
             }
             let node = &mut self.nodes[sid as usize];
-            if succ_g >= node.g || node.status == Status::DeadEnd {
+            if succ_g >= node.g || node.status == NodeStatus::DeadEnd {
                 continue;
             }
             node.g = succ_g;
             node.parent = id;
             node.op = op_id;
             match node.status {
-                Status::Open => {
+                NodeStatus::Open => {
                     if self.strategy != Strategy::Greedy {
                         // The key depends on g: push again, the old entry goes stale.
                         self.push(sid, preferred);
                     }
                 }
-                Status::Closed => {
+                NodeStatus::Closed => {
                     if self.reopen_closed {
                         self.stats.reopened += 1;
                         if self.admit(sid, &succ) {
@@ -427,12 +427,12 @@ impl Engine<'_, '_, '_> {
                         }
                     }
                 }
-                Status::OverBound => {
+                NodeStatus::OverBound => {
                     if self.admit(sid, &succ) {
                         self.push(sid, preferred);
                     }
                 }
-                Status::DeadEnd => {}
+                NodeStatus::DeadEnd => {}
             }
         }
         self.applicable = applicable;
