@@ -10,7 +10,7 @@
 //!
 //! [`commands`] holds the `corvus` subcommands that `src/main.rs` calls once
 //! it has parsed the arguments; they return the codes of [`exit`] and write
-//! the [`stats_json`] file.
+//! the [`commands::stats_json`] file.
 
 pub mod commands;
 pub mod exit;
@@ -22,5 +22,4 @@ pub mod plan;
 pub mod planner;
 pub mod puzzles;
 pub mod search;
-pub mod stats_json;
 pub mod task;

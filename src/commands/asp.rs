@@ -2,12 +2,12 @@
 
 use std::path::Path;
 
+use super::stats_json::{AspSolveStats, Stats};
 use super::{CommandError, finish, read_file, write_stats};
 use crate::exit;
 use crate::plan::parse_plan;
 use crate::puzzles::asp::{self, AspError, Family, Instance};
 use crate::search::Limits;
-use crate::stats_json::{AspSolveStats, Stats};
 
 /// Loads an instance and prints its warnings.
 pub(super) fn load_instance(path: &Path, family: Option<Family>) -> Result<Instance, AspError> {

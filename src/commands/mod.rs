@@ -11,6 +11,7 @@ mod asp;
 mod puzzle_args;
 mod puzzles;
 mod solve;
+pub mod stats_json;
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -22,7 +23,7 @@ use crate::planner::PlannerError;
 use crate::puzzles::asp::AspError;
 use crate::puzzles::show::ShowError;
 use crate::puzzles::xsb::{LurdError, XsbError};
-use crate::stats_json::Stats;
+use stats_json::Stats;
 
 pub use asp::{asp_generate_hanoi, asp_solve, asp_translate, asp_witness};
 pub use puzzle_args::{AspCommand, ShowArgs, SokobanCommand};

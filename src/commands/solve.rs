@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
+use super::stats_json::{SolveStats, Stats};
 use super::{CommandError, finish, read_file, write_stats};
 use crate::exit;
 use crate::plan;
 use crate::planner::{self, Options, Report};
-use crate::stats_json::{SolveStats, Stats};
 
 /// Solves the task, writes the plan to `plan_file` and the statistics to
 /// `stats_json` (when given, also after an error).
