@@ -166,8 +166,8 @@ pub struct Config {
     pub probe: bool,
 }
 
-/// Most expansions of a probe: about a tenth of a second on the shared
-/// Hanoi instances, the most expensive per state.
+/// Most expansions of a probe: a short try, counted in expansions rather
+/// than seconds so that it ends at the same point on every machine.
 pub const PROBE_EXPANSIONS: u64 = 100_000;
 
 impl Config {
@@ -205,12 +205,10 @@ impl Default for Config {
 /// The portfolio for decision problems with a bound ("is there a plan of at
 /// most N steps?"), e.g. the ASP competition instances. A probe comes
 /// first: A* with small pattern databases and a fixed expansion limit,
-/// which decides small tasks in hundredths of a second where building the
-/// full databases would take a quarter of one. Then A* with pattern
-/// databases chosen within a time budget: they cost a fraction of a second, it
+/// which decides small tasks for less than building the full databases
+/// costs. Then A* with pattern databases chosen within a time budget: it
 /// finds a plan when the bound is tight and otherwise proves that none
-/// exists, and it decides most instances of both shared families within a
-/// second. A greedy search guided by h_FF (pruned by h_max against the
+/// exists. A greedy search guided by h_FF (pruned by h_max against the
 /// bound) follows for bounds with much slack, where A* would first have to
 /// exhaust every shorter plan length. Each entry gets its share of the time
 /// that is left; without a time limit, of [`NOMINAL_TIME`].

@@ -76,9 +76,9 @@ impl PdbConfig {
         config
     }
 
-    /// Small databases chosen by a fixed amount of work, the same on every
-    /// machine: about a hundredth of a second on the shared instances, where
-    /// they already decide the small ones.
+    /// Small databases chosen by a fixed amount of work, so that they are
+    /// the same on every machine; cheap enough to try first, and often
+    /// enough on small tasks.
     pub fn probe() -> Self {
         PdbConfig {
             max_work: Some(PROBE_WORK),

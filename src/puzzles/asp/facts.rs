@@ -15,9 +15,9 @@ use crate::pddl::Location;
 struct AspGrammar;
 
 /// Ranges are written out, so a hostile `p(1..1000000000).` must not be able
-/// to exhaust memory; real instances have a few thousand facts. A fact takes
-/// about 150 bytes here, so the limit keeps the reader under 200 MB (5
-/// million facts took 780 MB, before any `--memory-limit` is looked at).
+/// to exhaust memory; real instances have a few thousand facts. The cap
+/// keeps the reader's memory bounded before any `--memory-limit` is looked
+/// at.
 const MAX_FACTS: usize = 1_000_000;
 /// The same for all arguments of all facts together: a range times a long
 /// argument list (`p(1..1000000, a, a, ...)`) multiplies too.
