@@ -9,7 +9,6 @@
 //! levels in the XSB format and replays LURD solutions.
 
 pub mod asp;
-pub mod fasthash;
 pub mod ground;
 pub mod heuristic;
 pub mod mutex;

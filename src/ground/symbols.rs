@@ -2,13 +2,13 @@
 
 use crate::pddl::{Domain, Problem, TypedName};
 
-pub(super) use crate::fasthash::{FastMap, FastSet};
+use rustc_hash::FxHashMap;
 
 /// Names ↔ dense ids.
 #[derive(Default)]
 pub(super) struct Interner {
     names: Vec<String>,
-    ids: FastMap<String, u32>,
+    ids: FxHashMap<String, u32>,
 }
 
 impl Interner {
@@ -55,11 +55,11 @@ impl ObjectSet {
 /// first, so their ids are `0..num_declared`) and the object sets of types.
 pub(super) struct Types {
     /// Declared objects of each type, including subtypes' objects.
-    members: FastMap<String, Vec<u32>>,
+    members: FxHashMap<String, Vec<u32>>,
     num_declared: usize,
     /// Object sets of parameter type lists already built, by the list.
     sets: Vec<ObjectSet>,
-    set_ids: FastMap<Vec<String>, usize>,
+    set_ids: FxHashMap<Vec<String>, usize>,
 }
 
 impl Types {
@@ -67,7 +67,7 @@ impl Types {
     /// an object of type `t` belongs to `t` and all of `t`'s ancestors, an
     /// `either` type to each of its alternatives.
     pub fn new(domain: &Domain, problem: &Problem, objects: &mut Interner) -> Types {
-        let mut parents: FastMap<&str, Vec<&str>> = FastMap::default();
+        let mut parents: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
         for t in &domain.types {
             parents
                 .entry(t.name.as_str())
@@ -75,7 +75,7 @@ impl Types {
                 .extend(t.parents.iter().map(String::as_str));
         }
         let declared: Vec<&TypedName> = domain.constants.iter().chain(problem.objects.iter()).collect();
-        let mut members: FastMap<String, Vec<u32>> = FastMap::default();
+        let mut members: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for obj in &declared {
             let id = objects.intern(&obj.name);
             for t in ancestors(&obj.types, &parents) {
@@ -92,7 +92,7 @@ impl Types {
             members,
             num_declared,
             sets: Vec::new(),
-            set_ids: FastMap::default(),
+            set_ids: FxHashMap::default(),
         }
     }
 
@@ -131,7 +131,7 @@ impl Types {
 
 /// `types` and all their ancestors (following declared parents, safe against
 /// cyclic declarations), always including `object`.
-fn ancestors<'a>(types: &'a [String], parents: &FastMap<&'a str, Vec<&'a str>>) -> Vec<&'a str> {
+fn ancestors<'a>(types: &'a [String], parents: &FxHashMap<&'a str, Vec<&'a str>>) -> Vec<&'a str> {
     let mut seen: Vec<&str> = vec!["object"];
     let mut stack: Vec<&str> = types.iter().map(String::as_str).collect();
     while let Some(t) = stack.pop() {
