@@ -3,7 +3,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::symbols::ObjectSet;
+use super::symbols::ObjectSets;
 
 /// The object ids of a ground atom's arguments or an action's parameters.
 pub(super) type Tuple = Box<[u32]>;
@@ -269,7 +269,7 @@ impl Plan {
         &self,
         trigger_tuple: Option<&[u32]>,
         relations: &[Relation],
-        sets: &[ObjectSet],
+        sets: &ObjectSets,
         param_sets: &[usize],
         out: &mut Vec<Tuple>,
     ) {
@@ -306,7 +306,7 @@ fn unify(
     tuple: &[u32],
     binding: &mut [u32],
     newly: &mut Vec<usize>,
-    sets: &[ObjectSet],
+    sets: &ObjectSets,
     param_sets: &[usize],
 ) -> bool {
     for (arg, &value) in atom.args.iter().zip(tuple) {
@@ -335,7 +335,7 @@ fn unify(
 
 struct RunContext<'a> {
     relations: &'a [Relation],
-    sets: &'a [ObjectSet],
+    sets: &'a ObjectSets,
     param_sets: &'a [usize],
     steps: &'a [Step],
 }

@@ -1,29 +1,27 @@
 //! Interning of names to dense `u32` ids and the object sets of types.
 
+use indexmap::{IndexMap, IndexSet, map::Slice};
+use rustc_hash::{FxBuildHasher, FxHashMap};
+
 use crate::pddl::{Domain, Problem, TypedName};
 
-use rustc_hash::FxHashMap;
-
-/// Names ↔ dense ids.
+/// Names ↔ dense ids: a name's id is its position in insertion order.
 #[derive(Default)]
 pub(super) struct Interner {
-    names: Vec<String>,
-    ids: FxHashMap<String, u32>,
+    names: IndexSet<String, FxBuildHasher>,
 }
 
 impl Interner {
     pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        self.names.push(name.to_string());
-        self.ids.insert(name.to_string(), id);
-        id
+        let id = match self.names.get_index_of(name) {
+            Some(id) => id,
+            None => self.names.insert_full(name.to_string()).0,
+        };
+        id as u32
     }
 
     pub fn get(&self, name: &str) -> Option<u32> {
-        self.ids.get(name).copied()
+        self.names.get_index_of(name).map(|id| id as u32)
     }
 
     pub fn name(&self, id: u32) -> &str {
@@ -57,10 +55,13 @@ pub(super) struct Types {
     /// Declared objects of each type, including subtypes' objects.
     members: FxHashMap<String, Vec<u32>>,
     num_declared: usize,
-    /// Object sets of parameter type lists already built, by the list.
-    sets: Vec<ObjectSet>,
-    set_ids: FxHashMap<Vec<String>, usize>,
+    /// Object sets of parameter type lists already built, by the list; a
+    /// set's id is its position.
+    sets: IndexMap<Vec<String>, ObjectSet, FxBuildHasher>,
 }
+
+/// The object sets by id.
+pub(super) type ObjectSets = Slice<Vec<String>, ObjectSet>;
 
 impl Types {
     /// Interns the declared objects into `objects` and computes type members:
@@ -91,14 +92,13 @@ impl Types {
         Types {
             members,
             num_declared,
-            sets: Vec::new(),
-            set_ids: FxHashMap::default(),
+            sets: IndexMap::default(),
         }
     }
 
     /// The id of the object set of a parameter typed `types` (`either` = union).
     pub fn set_for(&mut self, types: &[String]) -> usize {
-        if let Some(&id) = self.set_ids.get(types) {
+        if let Some(id) = self.sets.get_index_of(types) {
             return id;
         }
         let is_everything = types.iter().any(|t| t == "object");
@@ -114,18 +114,16 @@ impl Types {
         for &o in &objects {
             member[o as usize] = true;
         }
-        let id = self.sets.len();
-        self.sets.push(ObjectSet {
+        let set = ObjectSet {
             objects,
             member,
             is_everything,
-        });
-        self.set_ids.insert(types.to_vec(), id);
-        id
+        };
+        self.sets.insert_full(types.to_vec(), set).0
     }
 
-    pub fn sets(&self) -> &[ObjectSet] {
-        &self.sets
+    pub fn sets(&self) -> &ObjectSets {
+        self.sets.as_slice()
     }
 }
 
