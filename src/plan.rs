@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::pddl::{Action, Atom, CostExpr, Domain, GroundAtom, Literal, Location, Problem, Term};
+use crate::pddl::{Action, Atom, CostExpr, Domain, GroundAtom, Literal, Location, Problem, Term, TypeHierarchy};
 
 /// One step of a plan: a lifted action with its objects, lower-case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -296,44 +296,6 @@ pub fn uses_action_costs(domain: &Domain, problem: &Problem) -> bool {
     problem.minimize_total_cost || domain.actions.iter().any(|a| !a.costs.is_empty())
 }
 
-/// The declared type hierarchy, answering "is type `a` a (transitive) subtype of `b`".
-struct TypeHierarchy<'a> {
-    parents: HashMap<&'a str, Vec<&'a str>>,
-}
-
-impl<'a> TypeHierarchy<'a> {
-    fn new(domain: &'a Domain) -> Self {
-        let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
-        for decl in &domain.types {
-            parents
-                .entry(decl.name.as_str())
-                .or_default()
-                .extend(decl.parents.iter().map(String::as_str));
-        }
-        TypeHierarchy { parents }
-    }
-
-    /// Walks up from `ty`; the visited set makes cyclic declarations harmless.
-    fn is_subtype(&self, ty: &str, of: &str) -> bool {
-        if of == "object" || ty == of {
-            return true;
-        }
-        let mut seen = HashSet::from([ty]);
-        let mut todo = vec![ty];
-        while let Some(t) = todo.pop() {
-            for &p in self.parents.get(t).into_iter().flatten() {
-                if p == of {
-                    return true;
-                }
-                if seen.insert(p) {
-                    todo.push(p);
-                }
-            }
-        }
-        false
-    }
-}
-
 /// `(p a b)` or `(not (p a b))`.
 fn format_condition(positive: bool, predicate: &str, args: &[String]) -> String {
     let atom = GroundAtom {
@@ -561,10 +523,7 @@ fn bind_params<'a>(
             })?;
         // An object declared without a type is an `object`; `either` on the
         // parameter accepts any of its types.
-        let fits = param.types.is_empty()
-            || param.types.iter().any(|wanted| {
-                wanted == "object" || object_types.iter().any(|&have| world.types.is_subtype(have, wanted))
-            });
+        let fits = param.types.is_empty() || world.types.fits(object_types, &param.types);
         if !fits {
             return Err(InvalidPlan::WrongType {
                 step: number,

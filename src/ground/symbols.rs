@@ -3,7 +3,7 @@
 use indexmap::{IndexMap, IndexSet, map::Slice};
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use crate::pddl::{Domain, Problem, TypedName};
+use crate::pddl::{Domain, Problem, TypeHierarchy, TypedName};
 
 /// Names ↔ dense ids: a name's id is its position in insertion order.
 #[derive(Default)]
@@ -68,18 +68,12 @@ impl Types {
     /// an object of type `t` belongs to `t` and all of `t`'s ancestors, an
     /// `either` type to each of its alternatives.
     pub fn new(domain: &Domain, problem: &Problem, objects: &mut Interner) -> Types {
-        let mut parents: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
-        for t in &domain.types {
-            parents
-                .entry(t.name.as_str())
-                .or_default()
-                .extend(t.parents.iter().map(String::as_str));
-        }
+        let hierarchy = TypeHierarchy::new(domain);
         let declared: Vec<&TypedName> = domain.constants.iter().chain(problem.objects.iter()).collect();
         let mut members: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for obj in &declared {
             let id = objects.intern(&obj.name);
-            for t in ancestors(&obj.types, &parents) {
+            for t in hierarchy.ancestors(&obj.types) {
                 members.entry(t.to_string()).or_default().push(id);
             }
         }
@@ -125,21 +119,4 @@ impl Types {
     pub fn sets(&self) -> &ObjectSets {
         self.sets.as_slice()
     }
-}
-
-/// `types` and all their ancestors (following declared parents, safe against
-/// cyclic declarations), always including `object`.
-fn ancestors<'a>(types: &'a [String], parents: &FxHashMap<&'a str, Vec<&'a str>>) -> Vec<&'a str> {
-    let mut seen: Vec<&str> = vec!["object"];
-    let mut stack: Vec<&str> = types.iter().map(String::as_str).collect();
-    while let Some(t) = stack.pop() {
-        if seen.contains(&t) {
-            continue;
-        }
-        seen.push(t);
-        if let Some(ps) = parents.get(t) {
-            stack.extend(ps.iter().copied());
-        }
-    }
-    seen
 }
