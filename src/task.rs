@@ -9,21 +9,7 @@ pub type FactId = u32;
 pub type OpId = u32;
 
 /// A ground atom that can change: `(on a b)`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Fact {
-    pub predicate: String,
-    pub args: Vec<String>,
-}
-
-impl std::fmt::Display for Fact {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({}", self.predicate)?;
-        for a in &self.args {
-            write!(f, " {a}")?;
-        }
-        write!(f, ")")
-    }
-}
+pub use crate::pddl::GroundAtom as Fact;
 
 /// A ground action. Applying it deletes `del`, then adds `add` (so a fact in
 /// both ends up true, as PDDL prescribes).
