@@ -89,7 +89,13 @@ impl Task {
     }
 
     pub fn is_goal(&self, state: &StateBits) -> bool {
-        self.goal.iter().all(|&f| state[f as usize]) && !self.goal_neg.iter().any(|&f| state[f as usize])
+        Task::goal_holds(&self.goal, &self.goal_neg, state)
+    }
+
+    /// The goal test on its own, for those that keep a task's `goal` and
+    /// `goal_neg` but not the task.
+    pub fn goal_holds(goal: &[FactId], goal_neg: &[FactId], state: &StateBits) -> bool {
+        goal.iter().all(|&f| state[f as usize]) && !goal_neg.iter().any(|&f| state[f as usize])
     }
 
     /// The same task with every operator cost set to 1.
