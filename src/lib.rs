@@ -14,7 +14,6 @@
 
 pub mod commands;
 pub mod exit;
-pub mod fasthash;
 pub mod ground;
 pub mod heuristic;
 pub mod pddl;

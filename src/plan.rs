@@ -7,7 +7,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::pddl::{Action, Atom, CostExpr, Domain, GroundAtom, Literal, Location, Problem, Term};
+use pest::Parser;
+use pest::error::{ErrorVariant, InputLocation};
+
+use crate::pddl::{Action, Atom, CostExpr, Domain, GroundAtom, Literal, Location, Problem, Term, TypeHierarchy};
 
 /// One step of a plan: a lifted action with its objects, lower-case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,182 +39,148 @@ pub struct PlanParseError {
 // Reading plans
 // ---------------------------------------------------------------------------
 
-/// A token of a plan file. Words are lower-cased on the way in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Token {
-    Open,
-    Close,
-    OpenBracket,
-    CloseBracket,
-    Word(String),
-}
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/plan.pest"]
+struct PlanGrammar;
 
-impl Token {
-    fn describe(&self) -> String {
-        match self {
-            Token::Open => "`(`".to_string(),
-            Token::Close => "`)`".to_string(),
-            Token::OpenBracket => "`[`".to_string(),
-            Token::CloseBracket => "`]`".to_string(),
-            Token::Word(w) => format!("`{w}`"),
-        }
-    }
-}
-
-/// Splits a plan file into tokens with their positions; `;` starts a comment
-/// that runs to the end of the line.
-fn tokenize(text: &str) -> Vec<(Token, Location)> {
-    let mut tokens = Vec::new();
-    let mut chars = text.chars().peekable();
-    let (mut line, mut col) = (1, 1);
-    let mut word = String::new();
-    let mut word_start = Location { line, col };
-    while let Some(c) = chars.next() {
-        let here = Location { line, col };
-        if c == '\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += 1;
-        }
-        let punct = match c {
-            '(' => Some(Token::Open),
-            ')' => Some(Token::Close),
-            '[' => Some(Token::OpenBracket),
-            ']' => Some(Token::CloseBracket),
-            _ => None,
-        };
-        if punct.is_some() || c == ';' || c.is_whitespace() {
-            if !word.is_empty() {
-                tokens.push((Token::Word(std::mem::take(&mut word).to_lowercase()), word_start));
-            }
-            if let Some(p) = punct {
-                tokens.push((p, here));
-            } else if c == ';' {
-                // Skip the comment but keep counting columns of the newline.
-                while chars.peek().is_some_and(|&n| n != '\n') {
-                    chars.next();
-                    col += 1;
-                }
-            }
-        } else {
-            if word.is_empty() {
-                word_start = here;
-            }
-            word.push(c);
-        }
-    }
-    if !word.is_empty() {
-        tokens.push((Token::Word(word.to_lowercase()), word_start));
-    }
-    tokens
-}
-
-/// `0:` or `12.500:`, the time stamps some planners put before each step.
-fn is_timestamp(word: &str) -> bool {
-    word.strip_suffix(':').is_some_and(is_number)
-}
-
-fn is_number(word: &str) -> bool {
-    let mut parts = word.splitn(2, '.');
-    let whole = parts.next().unwrap_or("");
-    let frac = parts.next();
-    !whole.is_empty()
-        && whole.chars().all(|c| c.is_ascii_digit())
-        && frac.is_none_or(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_digit()))
-}
-
-/// Reads an IPC plan file: one `(action obj ...)` per line, `;` comments.
+/// Reads an IPC plan file (grammar in `grammar/plan.pest`): one
+/// `(action obj ...)` per line, `;` comments.
 ///
 /// Also accepted, because real planners write them: several steps on one
 /// line, a time stamp before a step (`0: (move a b)`), and a duration after it
 /// (`(move a b) [1]`). Names are lower-cased.
 pub fn parse_plan(text: &str, file: &str) -> Result<Plan, PlanParseError> {
+    let mut places = Places::new(text);
+    let mut steps = Vec::new();
+    let mut offset = 0;
+    loop {
+        let mut pairs =
+            PlanGrammar::parse(Rule::next_entry, &text[offset..]).map_err(|e| syntax_error(&e, text, offset, file))?;
+        let Some(entry) = pairs.next() else { break };
+        let entry_end = offset + entry.as_span().end();
+        // Without a step, the entry is the end of the file.
+        let Some(step) = entry.into_inner().find(|pair| pair.as_rule() == Rule::step) else {
+            break;
+        };
+        let location = places.at(offset + step.as_span().start());
+        let mut words = step.into_inner().map(|word| word.as_str().to_lowercase());
+        steps.push(PlanStep {
+            action: words.next().unwrap_or_default(),
+            args: words.collect(),
+            location,
+        });
+        offset = entry_end;
+    }
+    Ok(Plan { steps })
+}
+
+/// Line and column of byte offsets asked for in increasing order, in one pass
+/// over the text (pest's own `line_col` counts from the start of the line on
+/// every call, which is slow for many steps on one long line). A line ends
+/// at `\n`; a column counts characters.
+struct Places<'t> {
+    text: &'t str,
+    offset: usize,
+    location: Location,
+}
+
+impl<'t> Places<'t> {
+    fn new(text: &'t str) -> Self {
+        Places {
+            text,
+            offset: 0,
+            location: Location { line: 1, col: 1 },
+        }
+    }
+
+    fn at(&mut self, offset: usize) -> Location {
+        for c in self.text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.location.line += 1;
+                self.location.col = 1;
+            } else {
+                self.location.col += 1;
+            }
+        }
+        self.offset = offset;
+        self.location
+    }
+}
+
+/// Turns pest's error in the entry at `entry_offset` into ours: what the
+/// rule pest stopped in needed, and the token found instead.
+fn syntax_error(e: &pest::error::Error<Rule>, text: &str, entry_offset: usize, file: &str) -> PlanParseError {
+    let offset = entry_offset
+        + match e.location {
+            InputLocation::Pos(p) | InputLocation::Span((p, _)) => p,
+        };
     let error = |location: Location, message: String| PlanParseError {
         file: file.to_string(),
         location,
         message,
     };
-    let tokens = tokenize(text);
-    let end = end_location(text);
-    let mut tokens = tokens.into_iter().peekable();
-    let mut steps = Vec::new();
-    while let Some((token, loc)) = tokens.next() {
-        // Optional time stamp, then the step itself.
-        let (token, loc) = match token {
-            Token::Word(w) if is_timestamp(&w) => match tokens.next() {
-                Some((t, l)) => (t, l),
-                None => {
-                    return Err(error(
-                        end,
-                        format!("expected `(` after the time stamp `{w}`, found end of file"),
-                    ));
-                }
-            },
-            other => (other, loc),
-        };
-        if token != Token::Open {
-            return Err(error(
-                loc,
-                format!("expected `(` to start a plan step, found {}", token.describe()),
-            ));
-        }
-        let open = loc;
-        let action = match tokens.next() {
-            Some((Token::Word(w), _)) => w,
-            Some((t, l)) => return Err(error(l, format!("expected an action name, found {}", t.describe()))),
-            None => return Err(error(end, "expected an action name, found end of file".to_string())),
-        };
-        let mut args = Vec::new();
-        loop {
-            match tokens.next() {
-                Some((Token::Word(w), _)) => args.push(w),
-                Some((Token::Close, _)) => break,
-                Some((t, l)) => {
-                    return Err(error(
-                        l,
-                        format!("expected an object name or `)`, found {}", t.describe()),
-                    ));
-                }
-                None => {
-                    return Err(error(
-                        end,
-                        format!(
-                            "expected `)` to close the step opened at {}:{}, found end of file",
-                            open.line, open.col
-                        ),
-                    ));
-                }
+    let location = Places::new(text).at(offset);
+    let expected: &[Rule] = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
+        ErrorVariant::CustomError { message } => return error(location, message.clone()),
+    };
+    let found = found_at(text, offset);
+    // At the end of the file, the message names the step or time stamp left open.
+    let (stamp, open) = if offset == text.len() {
+        cut_off_entry(&text[entry_offset..])
+    } else {
+        (None, None)
+    };
+    let message = if expected.contains(&Rule::duration_value) {
+        format!("expected a duration number, found {found}")
+    } else if expected.contains(&Rule::duration_end) {
+        format!("expected `]`, found {found}")
+    } else if expected.contains(&Rule::action) {
+        format!("expected an action name, found {found}")
+    } else if expected.contains(&Rule::object) {
+        match open {
+            Some(open) => {
+                let open = Places::new(text).at(entry_offset + open);
+                format!(
+                    "expected `)` to close the step opened at {}:{}, found end of file",
+                    open.line, open.col
+                )
             }
+            None => format!("expected an object name or `)`, found {found}"),
         }
-        // Optional duration `[d]`.
-        if tokens.peek().is_some_and(|(t, _)| *t == Token::OpenBracket) {
-            tokens.next();
-            match tokens.next() {
-                Some((Token::Word(w), _)) if is_number(&w) => {}
-                Some((t, l)) => return Err(error(l, format!("expected a duration number, found {}", t.describe()))),
-                None => return Err(error(end, "expected a duration number, found end of file".to_string())),
-            }
-            match tokens.next() {
-                Some((Token::CloseBracket, _)) => {}
-                Some((t, l)) => return Err(error(l, format!("expected `]`, found {}", t.describe()))),
-                None => return Err(error(end, "expected `]`, found end of file".to_string())),
-            }
+    } else {
+        match stamp {
+            Some(stamp) => format!("expected `(` after the time stamp `{stamp}`, found end of file"),
+            None => format!("expected `(` to start a plan step, found {found}"),
         }
-        steps.push(PlanStep {
-            action,
-            args,
-            location: open,
-        });
-    }
-    Ok(Plan { steps })
+    };
+    error(location, message)
 }
 
-/// The position just after the last character, for "found end of file".
-fn end_location(text: &str) -> Location {
-    let line = text.matches('\n').count() + 1;
-    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    Location { line, col }
+/// The token at `offset` as an error message shows it: `` `(` ``, a
+/// lower-cased word, or end of file.
+fn found_at(text: &str, offset: usize) -> String {
+    match PlanGrammar::parse(Rule::token, &text[offset..]) {
+        Ok(token) => format!("`{}`", token.as_str().to_lowercase()),
+        Err(_) => "end of file".to_string(),
+    }
+}
+
+/// The time stamp and the offset of the `(` of `entry`, an entry that the
+/// end of the file cuts off, as far as it got.
+fn cut_off_entry(entry: &str) -> (Option<&str>, Option<usize>) {
+    let (mut stamp, mut open) = (None, None);
+    for pair in PlanGrammar::parse(Rule::cut_off, entry)
+        .into_iter()
+        .flat_map(|pairs| pairs.flatten())
+    {
+        match pair.as_rule() {
+            Rule::time_stamp => stamp = Some(pair.as_str()),
+            Rule::step_open => open = Some(pair.as_span().start()),
+            _ => {}
+        }
+    }
+    (stamp, open)
 }
 
 /// Writes a plan in the IPC format, ending with `; cost = N (unit cost)` or
@@ -294,44 +263,6 @@ pub enum InvalidPlan {
 /// steps: the problem minimizes `total-cost` or some action increases it.
 pub fn uses_action_costs(domain: &Domain, problem: &Problem) -> bool {
     problem.minimize_total_cost || domain.actions.iter().any(|a| !a.costs.is_empty())
-}
-
-/// The declared type hierarchy, answering "is type `a` a (transitive) subtype of `b`".
-struct TypeHierarchy<'a> {
-    parents: HashMap<&'a str, Vec<&'a str>>,
-}
-
-impl<'a> TypeHierarchy<'a> {
-    fn new(domain: &'a Domain) -> Self {
-        let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
-        for decl in &domain.types {
-            parents
-                .entry(decl.name.as_str())
-                .or_default()
-                .extend(decl.parents.iter().map(String::as_str));
-        }
-        TypeHierarchy { parents }
-    }
-
-    /// Walks up from `ty`; the visited set makes cyclic declarations harmless.
-    fn is_subtype(&self, ty: &str, of: &str) -> bool {
-        if of == "object" || ty == of {
-            return true;
-        }
-        let mut seen = HashSet::from([ty]);
-        let mut todo = vec![ty];
-        while let Some(t) = todo.pop() {
-            for &p in self.parents.get(t).into_iter().flatten() {
-                if p == of {
-                    return true;
-                }
-                if seen.insert(p) {
-                    todo.push(p);
-                }
-            }
-        }
-        false
-    }
 }
 
 /// `(p a b)` or `(not (p a b))`.
@@ -561,10 +492,7 @@ fn bind_params<'a>(
             })?;
         // An object declared without a type is an `object`; `either` on the
         // parameter accepts any of its types.
-        let fits = param.types.is_empty()
-            || param.types.iter().any(|wanted| {
-                wanted == "object" || object_types.iter().any(|&have| world.types.is_subtype(have, wanted))
-            });
+        let fits = param.types.is_empty() || world.types.fits(object_types, &param.types);
         if !fits {
             return Err(InvalidPlan::WrongType {
                 step: number,
@@ -1142,6 +1070,18 @@ mod tests {
         );
         let e = parse_error(")");
         assert_eq!(e.location, Location { line: 1, col: 1 });
+    }
+
+    #[test]
+    fn reading_costs_neither_recursion_nor_a_pass_per_step() {
+        // Refused at the second `(`, without reading on.
+        let e = parse_error(&"(".repeat(1_000_000));
+        assert_eq!(e.to_string(), "bad.plan:1:2: expected an action name, found `(`");
+        // Many steps on one line: places are counted in one pass.
+        let line = "(a b) ".repeat(50_000);
+        let p = plan(&line);
+        assert_eq!(p.steps.len(), 50_000);
+        assert_eq!(p.steps[49_999].location, Location { line: 1, col: 299_995 });
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Relations of ground tuples with hash indexes by bound argument positions,
 //! and join plans that bind an action's parameters one atom at a time.
 
-use super::symbols::{FastMap, FastSet, ObjectSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::symbols::ObjectSets;
 
 /// The object ids of a ground atom's arguments or an action's parameters.
 pub(super) type Tuple = Box<[u32]>;
@@ -52,8 +54,8 @@ impl SchemaAtom {
 pub(super) struct Relation {
     pub arity: usize,
     tuples: Vec<Tuple>,
-    set: FastSet<Tuple>,
-    indexes: Vec<(u64, FastMap<Tuple, Vec<u32>>)>,
+    set: FxHashSet<Tuple>,
+    indexes: Vec<(u64, FxHashMap<Tuple, Vec<u32>>)>,
 }
 
 fn key(mask: u64, tuple: &[u32]) -> Tuple {
@@ -70,7 +72,7 @@ impl Relation {
         Relation {
             arity,
             tuples: Vec::new(),
-            set: FastSet::default(),
+            set: FxHashSet::default(),
             indexes: Vec::new(),
         }
     }
@@ -104,7 +106,7 @@ impl Relation {
         if let Some(slot) = self.indexes.iter().position(|(m, _)| *m == mask) {
             return slot;
         }
-        let mut index: FastMap<Tuple, Vec<u32>> = FastMap::default();
+        let mut index: FxHashMap<Tuple, Vec<u32>> = FxHashMap::default();
         for (id, t) in self.tuples.iter().enumerate() {
             index.entry(key(mask, t)).or_default().push(id as u32);
         }
@@ -267,7 +269,7 @@ impl Plan {
         &self,
         trigger_tuple: Option<&[u32]>,
         relations: &[Relation],
-        sets: &[ObjectSet],
+        sets: &ObjectSets,
         param_sets: &[usize],
         out: &mut Vec<Tuple>,
     ) {
@@ -304,7 +306,7 @@ fn unify(
     tuple: &[u32],
     binding: &mut [u32],
     newly: &mut Vec<usize>,
-    sets: &[ObjectSet],
+    sets: &ObjectSets,
     param_sets: &[usize],
 ) -> bool {
     for (arg, &value) in atom.args.iter().zip(tuple) {
@@ -333,7 +335,7 @@ fn unify(
 
 struct RunContext<'a> {
     relations: &'a [Relation],
-    sets: &'a [ObjectSet],
+    sets: &'a ObjectSets,
     param_sets: &'a [usize],
     steps: &'a [Step],
 }

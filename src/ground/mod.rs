@@ -25,12 +25,17 @@ mod symbols;
 use std::collections::VecDeque;
 use std::time::Instant;
 
+// FxHash: the grounder hashes millions of short `u32` tuples, for which
+// SipHash is needlessly slow. Nothing depends on the maps' iteration order
+// (what is collected from them is sorted), so the hash need not be randomized.
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use crate::pddl::{Action, CostExpr, Domain, Problem, Term};
 use crate::task::invariants::invariant_groups;
 use crate::task::{Fact, FactId, Invariants, Operator, Task};
 
 use join::{Arg, JoinInput, Plan, Relation, SchemaAtom, Tuple};
-use symbols::{FastMap, FastSet, Interner, Types};
+use symbols::{Interner, Types};
 
 /// Sizes and time of a grounding run, for the log.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -127,7 +132,7 @@ struct Grounder<'a> {
     /// facts reached and already processed by the fix-point.
     relations: Vec<Relation>,
     /// Per predicate: fluent facts reached (processed or queued).
-    reached: Vec<FastSet<Tuple>>,
+    reached: Vec<FxHashSet<Tuple>>,
     schemas: Vec<Schema<'a>>,
     /// Plans of actions without positive fluent preconditions.
     untriggered: Vec<Plan>,
@@ -135,7 +140,7 @@ struct Grounder<'a> {
     triggered: Vec<Vec<Plan>>,
     queue: VecDeque<(u32, Tuple)>,
     /// Reached operators: (action index, parameter binding).
-    operators: FastSet<(usize, Tuple)>,
+    operators: FxHashSet<(usize, Tuple)>,
     init_fluent: Vec<(u32, Tuple)>,
 }
 
@@ -167,10 +172,10 @@ impl<'a> Grounder<'a> {
         }
         // Intern every atom of the actions, so arities are known and fluent
         // predicates marked before anything is grounded.
-        let mut fluent: FastSet<u32> = FastSet::default();
+        let mut fluent: FxHashSet<u32> = FxHashSet::default();
         let mut schemas = Vec::new();
         for action in &domain.actions {
-            let params: FastMap<&str, usize> = action
+            let params: FxHashMap<&str, usize> = action
                 .params
                 .iter()
                 .enumerate()
@@ -302,12 +307,12 @@ impl<'a> Grounder<'a> {
             types,
             is_static,
             relations,
-            reached: (0..num_preds).map(|_| FastSet::default()).collect(),
+            reached: (0..num_preds).map(|_| FxHashSet::default()).collect(),
             schemas,
             untriggered,
             triggered,
             queue: VecDeque::new(),
-            operators: FastSet::default(),
+            operators: FxHashSet::default(),
             init_fluent,
         })
     }
@@ -387,7 +392,7 @@ impl<'a> Grounder<'a> {
             }
         }
         keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let mut ids: FastMap<(u32, Tuple), FactId> = FastMap::default();
+        let mut ids: FxHashMap<(u32, Tuple), FactId> = FxHashMap::default();
         let mut facts = Vec::with_capacity(keyed.len());
         for (i, (fact, pred, args)) in keyed.into_iter().enumerate() {
             ids.insert((pred, args), i as FactId);
@@ -396,7 +401,7 @@ impl<'a> Grounder<'a> {
         let id_of = |pred: u32, args: Tuple| ids.get(&(pred, args)).copied();
 
         let uses_costs = problem.minimize_total_cost && domain.actions.iter().any(|a| !a.costs.is_empty());
-        let numeric: FastMap<(&str, Vec<&str>), i64> = problem
+        let numeric: FxHashMap<(&str, Vec<&str>), i64> = problem
             .numeric_init
             .iter()
             .map(|n| {
@@ -542,10 +547,10 @@ impl<'a> Grounder<'a> {
         &self,
         action: &Action,
         binding: &[u32],
-        numeric: &FastMap<(&str, Vec<&str>), i64>,
+        numeric: &FxHashMap<(&str, Vec<&str>), i64>,
     ) -> Result<u32, GroundError> {
         let mut total: i64 = 0;
-        let params: FastMap<&str, usize> = action
+        let params: FxHashMap<&str, usize> = action
             .params
             .iter()
             .enumerate()

@@ -17,9 +17,9 @@
 //!
 //! Fact and operator order is preserved, so numbering stays deterministic.
 
-use crate::task::{Fact, FactId, Invariants, Operator, Task};
+use rustc_hash::FxHashMap;
 
-use super::symbols::FastMap;
+use crate::task::{Fact, FactId, Invariants, Operator, Task};
 
 /// An operator's preconditions and effects (pre, pre_neg, add, del).
 type Signature = (Vec<FactId>, Vec<FactId>, Vec<FactId>, Vec<FactId>);
@@ -118,7 +118,7 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
     let map = |list: &[FactId]| -> Vec<FactId> { list.iter().filter_map(|&f| new_id[f as usize]).collect() };
 
     let mut operators: Vec<Operator> = Vec::new();
-    let mut seen: FastMap<Signature, usize> = FastMap::default();
+    let mut seen: FxHashMap<Signature, usize> = FxHashMap::default();
     for (op, _) in ops.iter().zip(&relevant_op).filter(|(_, r)| **r) {
         let simplified = Operator {
             action: op.action.clone(),

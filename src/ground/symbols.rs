@@ -1,29 +1,27 @@
 //! Interning of names to dense `u32` ids and the object sets of types.
 
-use crate::pddl::{Domain, Problem, TypedName};
+use indexmap::{IndexMap, IndexSet, map::Slice};
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
-pub(super) use crate::fasthash::{FastMap, FastSet};
+use crate::pddl::{Domain, Problem, TypeHierarchy, TypedName};
 
-/// Names ↔ dense ids.
+/// Names ↔ dense ids: a name's id is its position in insertion order.
 #[derive(Default)]
 pub(super) struct Interner {
-    names: Vec<String>,
-    ids: FastMap<String, u32>,
+    names: IndexSet<String, FxBuildHasher>,
 }
 
 impl Interner {
     pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        self.names.push(name.to_string());
-        self.ids.insert(name.to_string(), id);
-        id
+        let id = match self.names.get_index_of(name) {
+            Some(id) => id,
+            None => self.names.insert_full(name.to_string()).0,
+        };
+        id as u32
     }
 
     pub fn get(&self, name: &str) -> Option<u32> {
-        self.ids.get(name).copied()
+        self.names.get_index_of(name).map(|id| id as u32)
     }
 
     pub fn name(&self, id: u32) -> &str {
@@ -55,30 +53,27 @@ impl ObjectSet {
 /// first, so their ids are `0..num_declared`) and the object sets of types.
 pub(super) struct Types {
     /// Declared objects of each type, including subtypes' objects.
-    members: FastMap<String, Vec<u32>>,
+    members: FxHashMap<String, Vec<u32>>,
     num_declared: usize,
-    /// Object sets of parameter type lists already built, by the list.
-    sets: Vec<ObjectSet>,
-    set_ids: FastMap<Vec<String>, usize>,
+    /// Object sets of parameter type lists already built, by the list; a
+    /// set's id is its position.
+    sets: IndexMap<Vec<String>, ObjectSet, FxBuildHasher>,
 }
+
+/// The object sets by id.
+pub(super) type ObjectSets = Slice<Vec<String>, ObjectSet>;
 
 impl Types {
     /// Interns the declared objects into `objects` and computes type members:
     /// an object of type `t` belongs to `t` and all of `t`'s ancestors, an
     /// `either` type to each of its alternatives.
     pub fn new(domain: &Domain, problem: &Problem, objects: &mut Interner) -> Types {
-        let mut parents: FastMap<&str, Vec<&str>> = FastMap::default();
-        for t in &domain.types {
-            parents
-                .entry(t.name.as_str())
-                .or_default()
-                .extend(t.parents.iter().map(String::as_str));
-        }
+        let hierarchy = TypeHierarchy::new(domain);
         let declared: Vec<&TypedName> = domain.constants.iter().chain(problem.objects.iter()).collect();
-        let mut members: FastMap<String, Vec<u32>> = FastMap::default();
+        let mut members: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for obj in &declared {
             let id = objects.intern(&obj.name);
-            for t in ancestors(&obj.types, &parents) {
+            for t in hierarchy.ancestors(&obj.types) {
                 members.entry(t.to_string()).or_default().push(id);
             }
         }
@@ -91,14 +86,13 @@ impl Types {
         Types {
             members,
             num_declared,
-            sets: Vec::new(),
-            set_ids: FastMap::default(),
+            sets: IndexMap::default(),
         }
     }
 
     /// The id of the object set of a parameter typed `types` (`either` = union).
     pub fn set_for(&mut self, types: &[String]) -> usize {
-        if let Some(&id) = self.set_ids.get(types) {
+        if let Some(id) = self.sets.get_index_of(types) {
             return id;
         }
         let is_everything = types.iter().any(|t| t == "object");
@@ -114,34 +108,15 @@ impl Types {
         for &o in &objects {
             member[o as usize] = true;
         }
-        let id = self.sets.len();
-        self.sets.push(ObjectSet {
+        let set = ObjectSet {
             objects,
             member,
             is_everything,
-        });
-        self.set_ids.insert(types.to_vec(), id);
-        id
+        };
+        self.sets.insert_full(types.to_vec(), set).0
     }
 
-    pub fn sets(&self) -> &[ObjectSet] {
-        &self.sets
+    pub fn sets(&self) -> &ObjectSets {
+        self.sets.as_slice()
     }
-}
-
-/// `types` and all their ancestors (following declared parents, safe against
-/// cyclic declarations), always including `object`.
-fn ancestors<'a>(types: &'a [String], parents: &FastMap<&'a str, Vec<&'a str>>) -> Vec<&'a str> {
-    let mut seen: Vec<&str> = vec!["object"];
-    let mut stack: Vec<&str> = types.iter().map(String::as_str).collect();
-    while let Some(t) = stack.pop() {
-        if seen.contains(&t) {
-            continue;
-        }
-        seen.push(t);
-        if let Some(ps) = parents.get(t) {
-            stack.extend(ps.iter().copied());
-        }
-    }
-    seen
 }

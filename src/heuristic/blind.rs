@@ -36,7 +36,7 @@ impl Heuristic for Blind {
     }
 
     fn evaluate(&mut self, state: &StateBits) -> Estimate {
-        let goal = self.goal.iter().all(|&f| state[f as usize]) && !self.goal_neg.iter().any(|&f| state[f as usize]);
+        let goal = Task::goal_holds(&self.goal, &self.goal_neg, state);
         Some(if goal { 0 } else { self.min_cost })
     }
 

@@ -124,9 +124,8 @@ impl Exploration {
     /// several, the last (highest id), which is also the one the full
     /// exploration settles last, so an operator's trigger hardly depends on
     /// which exploration computed it. LM-cut's estimates depend a lot on
-    /// the choice: on depot p03, the first maximal precondition here gave
-    /// h = 14 in the initial state and A* 57k expansions; the last gives 16
-    /// and 21k (the first in both explorations: 14 and 60k).
+    /// which of several maximal preconditions is chosen, and the last gives
+    /// the stronger ones.
     fn max_precondition(&self, rt: &RelaxedTask, o: RelaxedOpId) -> (u64, FactId) {
         let pre = rt.pre(o);
         let mut best = (self.fact_cost[pre[0] as usize], pre[0]);

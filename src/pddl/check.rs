@@ -2,61 +2,14 @@
 //! problem against its domain.
 
 use super::ast::*;
-use super::{ErrorKind, PddlError};
+use super::{ErrorKind, PddlError, TypeHierarchy};
 use std::collections::{HashMap, HashSet};
 
 type Res<T> = Result<T, PddlError>;
 
-/// The type hierarchy: each declared type and its parents; `object` is the
-/// implicit root.
-struct Types<'a> {
-    parents: HashMap<&'a str, &'a [String]>,
-}
-
-impl<'a> Types<'a> {
-    fn new(domain: &'a Domain) -> Self {
-        Types {
-            parents: domain
-                .types
-                .iter()
-                .map(|t| (t.name.as_str(), t.parents.as_slice()))
-                .collect(),
-        }
-    }
-
-    fn is_declared(&self, t: &str) -> bool {
-        t == "object" || self.parents.contains_key(t)
-    }
-
-    /// Whether `sub` is `sup` or below it. Tolerates cycles in sloppy input.
-    fn is_subtype(&self, sub: &str, sup: &str) -> bool {
-        if sup == "object" {
-            return true;
-        }
-        let mut seen = HashSet::new();
-        let mut todo = vec![sub];
-        while let Some(t) = todo.pop() {
-            if t == sup {
-                return true;
-            }
-            if seen.insert(t)
-                && let Some(ps) = self.parents.get(t)
-            {
-                todo.extend(ps.iter().map(String::as_str));
-            }
-        }
-        false
-    }
-
-    /// An object of (all of) `have` may stand where one of `want` is needed.
-    fn fits(&self, have: &[String], want: &[String]) -> bool {
-        have.iter().any(|h| want.iter().any(|w| self.is_subtype(h, w)))
-    }
-}
-
 struct Checker<'a> {
     file: &'a str,
-    types: Types<'a>,
+    types: TypeHierarchy<'a>,
     predicates: HashMap<&'a str, &'a PredicateDecl>,
     functions: HashMap<&'a str, &'a FunctionDecl>,
 }
@@ -72,7 +25,7 @@ impl<'a> Checker<'a> {
     fn new(domain: &'a Domain, file: &'a str) -> Self {
         Checker {
             file,
-            types: Types::new(domain),
+            types: TypeHierarchy::new(domain),
             predicates: domain.predicates.iter().map(|p| (p.name.as_str(), p)).collect(),
             functions: domain.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
         }

@@ -1,12 +1,14 @@
 //! PDDL input: the pest grammar in `grammar/pddl.pest`, the AST in [`ast`],
-//! and checks of names, arities and types.
+//! the type hierarchy, and checks of names, arities and types.
 
 pub mod ast;
 mod check;
 mod parse;
+mod types;
 
 pub use ast::*;
 pub use check::warnings;
+pub use types::TypeHierarchy;
 
 use std::path::Path;
 

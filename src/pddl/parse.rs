@@ -6,6 +6,7 @@
 
 use super::ast::*;
 use super::{ErrorKind, PddlError};
+use indexmap::IndexMap;
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
@@ -825,6 +826,8 @@ impl Reader<'_> {
         let mut init_locations = Vec::new();
         let mut requirements = Vec::new();
         let mut has_goal = false;
+        // By name, in the order first declared.
+        let mut objects: IndexMap<String, TypedName> = IndexMap::new();
         for s in sections {
             let (keyword, items) = self.section(s, "problem")?;
             match keyword {
@@ -836,9 +839,7 @@ impl Reader<'_> {
                 "objects" => {
                     for o in self.typed_list(items, false)? {
                         // IPC files sometimes list an object twice; keep the first.
-                        if !problem.objects.iter().any(|p| p.name == o.name) {
-                            problem.objects.push(o);
-                        }
+                        objects.entry(o.name.clone()).or_insert(o);
                     }
                 }
                 "init" => {
@@ -873,6 +874,7 @@ impl Reader<'_> {
         if !has_goal {
             return Err(self.syntax(top.location, "the problem has no `(:goal ...)`"));
         }
+        problem.objects = objects.into_values().collect();
         Ok((problem, init_locations))
     }
 

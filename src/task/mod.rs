@@ -18,21 +18,7 @@ pub type FactId = u32;
 pub type OpId = u32;
 
 /// A ground atom that can change: `(on a b)`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Fact {
-    pub predicate: String,
-    pub args: Vec<String>,
-}
-
-impl std::fmt::Display for Fact {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({}", self.predicate)?;
-        for a in &self.args {
-            write!(f, " {a}")?;
-        }
-        write!(f, ")")
-    }
-}
+pub use crate::pddl::GroundAtom as Fact;
 
 /// A ground action. Applying it deletes `del`, then adds `add` (so a fact in
 /// both ends up true, as PDDL prescribes).
@@ -156,7 +142,13 @@ impl Task {
     }
 
     pub fn is_goal(&self, state: &StateBits) -> bool {
-        self.goal.iter().all(|&f| state[f as usize]) && !self.goal_neg.iter().any(|&f| state[f as usize])
+        Task::goal_holds(&self.goal, &self.goal_neg, state)
+    }
+
+    /// The goal test on its own, for those that keep a task's `goal` and
+    /// `goal_neg` but not the task.
+    pub fn goal_holds(goal: &[FactId], goal_neg: &[FactId], state: &StateBits) -> bool {
+        goal.iter().all(|&f| state[f as usize]) && !goal_neg.iter().any(|&f| state[f as usize])
     }
 
     /// The same task with every operator cost set to 1.

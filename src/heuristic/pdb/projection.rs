@@ -17,7 +17,7 @@
 
 use std::collections::BinaryHeap;
 
-use crate::fasthash::FastMap;
+use rustc_hash::FxHashMap;
 
 use crate::task::invariants::{MutexTable, variables};
 use crate::task::state::StateBits;
@@ -246,7 +246,7 @@ impl Projection {
         relevant.sort_unstable();
         relevant.dedup();
         let mut ops: Vec<AbstractOp> = Vec::new();
-        let mut by_moves: FastMap<Vec<Vec<(u32, u32)>>, usize> = FastMap::default();
+        let mut by_moves: FxHashMap<Vec<Vec<(u32, u32)>>, usize> = FxHashMap::default();
         for o in relevant {
             if let Some(moves) = abstract_moves(info, o as usize, &position, &vars) {
                 match by_moves.get(&moves) {

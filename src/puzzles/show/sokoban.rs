@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::ShowError;
-use crate::pddl::{Domain, GroundAtom, Problem};
+use crate::pddl::{Domain, GroundAtom, Problem, TypeHierarchy};
 
 /// Adjacency predicates: corvus' domain and the IPC domain.
 pub const ADJACENCY: &[&str] = &["adjacent", "move-dir"];
@@ -216,23 +216,6 @@ fn coordinates_from_walk(
     Ok(cells)
 }
 
-/// Whether `ty` is `of` or one of its subtypes in the domain's hierarchy.
-fn is_subtype(domain: &Domain, ty: &str, of: &str) -> bool {
-    let mut todo = vec![ty];
-    let mut seen = HashSet::new();
-    while let Some(t) = todo.pop() {
-        if t == of {
-            return true;
-        }
-        if seen.insert(t) {
-            for decl in domain.types.iter().filter(|d| d.name == t) {
-                todo.extend(decl.parents.iter().map(String::as_str));
-            }
-        }
-    }
-    false
-}
-
 impl Board {
     pub fn new(domain: &Domain, problem: &Problem) -> Result<Board, ShowError> {
         let adjacency: Vec<(&str, &str, &str)> = problem
@@ -247,10 +230,11 @@ impl Board {
         let floor: BTreeSet<&str> = adjacency.iter().flat_map(|&(a, b, _)| [a, b]).collect();
         let directions: BTreeSet<&str> = adjacency.iter().map(|&(_, _, d)| d).collect();
         let objects = crate::pddl::objects(domain, problem);
+        let types = TypeHierarchy::new(domain);
         let typed = |ty: &str| -> BTreeSet<String> {
             objects
                 .iter()
-                .filter(|o| o.types.iter().any(|t| is_subtype(domain, t, ty)))
+                .filter(|o| types.fits(&o.types, &[ty]))
                 .map(|o| o.name.clone())
                 .collect()
         };
