@@ -9,6 +9,7 @@ pub mod unary;
 
 use std::time::Duration;
 
+use crate::task::registry::StateId;
 use crate::task::state::StateBits;
 use crate::task::{OpId, Task};
 
@@ -32,6 +33,38 @@ pub trait Heuristic {
     /// True when the estimate never exceeds the true cost, so that pruning on
     /// it is sound and its dead ends are real.
     fn is_admissible(&self) -> bool;
+
+    /// True when the value depends on the path by which the search reached a
+    /// state, not only on the state (landmark count: the landmarks reached on
+    /// the way). The search then reports where it starts
+    /// ([`Heuristic::notify_initial`]) and every transition it generates
+    /// ([`Heuristic::notify_transition`]), and evaluates with
+    /// [`Heuristic::evaluate_node`].
+    fn is_path_dependent(&self) -> bool {
+        false
+    }
+
+    /// The search starts in `state`, registered as `id`.
+    fn notify_initial(&mut self, _id: StateId, _state: &StateBits) {}
+
+    /// The search generated `child` from `parent` by `op`; also called when
+    /// `child` was reached before by another path.
+    fn notify_transition(
+        &mut self,
+        _parent: StateId,
+        _parent_state: &StateBits,
+        _op: OpId,
+        _child: StateId,
+        _child_state: &StateBits,
+    ) {
+    }
+
+    /// The estimate for the search node of state `id`. Path-dependent
+    /// heuristics read what they keep for the node; the others evaluate the
+    /// state.
+    fn evaluate_node(&mut self, _id: StateId, state: &StateBits) -> Estimate {
+        self.evaluate(state)
+    }
 
     /// What building the heuristic made, for the log (e.g. the pattern
     /// databases chosen); `None` for heuristics with nothing to report.

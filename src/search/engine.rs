@@ -73,6 +73,8 @@ struct Engine<'a, 'g, 'p> {
     /// Whether the guide's values may be held against the bound.
     guide_bounds: bool,
     reopen_closed: bool,
+    /// The guide wants to see every transition ([`Heuristic::is_path_dependent`]).
+    path_dependent: bool,
     expansion_limit: Option<u64>,
     successors: SuccessorGenerator,
     registry: StateRegistry,
@@ -105,6 +107,7 @@ pub(super) fn run<'g, 'p>(
     let words = words_for(task.num_facts());
     let prune_bounds = prune.as_ref().is_some_and(|p| p.is_admissible());
     let guide_bounds = guide.is_admissible();
+    let path_dependent = guide.is_path_dependent();
     let greedy = config.strategy == Strategy::Greedy;
     let registry = if config.pack_states {
         StateRegistry::packed(task)
@@ -125,6 +128,7 @@ pub(super) fn run<'g, 'p>(
         prune_bounds,
         guide_bounds,
         reopen_closed: !greedy || config.bound.is_some(),
+        path_dependent,
         expansion_limit: config.limits.expansions,
         successors: SuccessorGenerator::new(task),
         registry,
@@ -163,6 +167,10 @@ impl Engine<'_, '_, '_> {
             op: 0,
             status: NodeStatus::Open,
         });
+        if self.path_dependent {
+            self.guide
+                .notify_initial(id, bits_of(init.words(), self.task.num_facts()));
+        }
         let open = self.admit(id, init.words());
         let h0 = self.nodes[id as usize].h;
         self.stats.initial_h = (h0 != UNKNOWN).then_some(h0);
@@ -252,7 +260,7 @@ impl Engine<'_, '_, '_> {
                 self.stats.evaluated += 1;
             }
             self.work += 1;
-            match self.guide.evaluate(state) {
+            match self.guide.evaluate_node(id, state) {
                 Some(v) => {
                     let h = v.min(UNKNOWN - 1);
                     self.nodes[i].h = h;
@@ -354,7 +362,9 @@ impl Engine<'_, '_, '_> {
         if self.preferred.is_some() {
             // Re-evaluate the parent: its preferred operators were overwritten
             // by the evaluations of other states since.
-            let _ = self.guide.evaluate(bits_of(&self.parent_buf, self.task.num_facts()));
+            let _ = self
+                .guide
+                .evaluate_node(id, bits_of(&self.parent_buf, self.task.num_facts()));
             self.work += 1;
             self.preferred_ops.clear();
             self.preferred_ops.extend_from_slice(self.guide.preferred_operators());
@@ -391,6 +401,11 @@ impl Engine<'_, '_, '_> {
             successor::apply(op, &self.parent_buf, &mut succ);
             let preferred = self.is_preferred[op_id as usize];
             let (sid, new) = self.registry.insert_prepared(k, &succ);
+            if self.path_dependent {
+                let n = self.task.num_facts();
+                let (parent_state, child_state) = (bits_of(&self.parent_buf, n), bits_of(&succ, n));
+                self.guide.notify_transition(id, parent_state, op_id, sid, child_state);
+            }
             if new {
                 self.nodes.push(Node {
                     g: succ_g,
