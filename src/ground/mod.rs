@@ -465,6 +465,7 @@ impl<'a> Grounder<'a> {
                 add,
                 del,
                 cost,
+                cond_effects: Vec::new(),
             });
         }
 
@@ -535,6 +536,9 @@ impl<'a> Grounder<'a> {
             init,
             goal,
             goal_neg,
+            axioms: Vec::new(),
+            axiom_layers: Vec::new(),
+            derived: Vec::new(),
             has_action_costs: uses_costs,
             // Verified by `ground` once the task is final.
             invariants: Invariants::default(),

@@ -19,10 +19,10 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::task::{Fact, FactId, Invariants, Operator, Task};
+use crate::task::{CondEffect, Fact, FactId, Invariants, Operator, Task};
 
-/// An operator's preconditions and effects (pre, pre_neg, add, del).
-type Signature = (Vec<FactId>, Vec<FactId>, Vec<FactId>, Vec<FactId>);
+/// An operator's preconditions and effects (pre, pre_neg, add, del, conditional effects).
+type Signature = (Vec<FactId>, Vec<FactId>, Vec<FactId>, Vec<FactId>, Vec<CondEffect>);
 
 /// What the simplification removed, for the log.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,6 +34,11 @@ pub struct Removed {
 /// Simplifies `task`. Returns `Err(fact)` when a goal requires false a fact
 /// that is always true (the task is then unsolvable).
 pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
+    // The analysis below reads only unconditional effects and knows nothing
+    // of derived facts: such tasks are kept as they are.
+    if task.has_conditional_effects() || task.has_axioms() {
+        return Ok((task, Removed::default()));
+    }
     let n = task.num_facts();
     let mut deleted = vec![false; n];
     for op in &task.operators {
@@ -128,12 +133,23 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
             add: map(&op.add),
             del: map(&op.del),
             cost: op.cost,
+            cond_effects: op
+                .cond_effects
+                .iter()
+                .map(|e| CondEffect {
+                    pre: map(&e.pre),
+                    pre_neg: map(&e.pre_neg),
+                    add: map(&e.add),
+                    del: map(&e.del),
+                })
+                .collect(),
         };
         let key = (
             simplified.pre.clone(),
             simplified.pre_neg.clone(),
             simplified.add.clone(),
             simplified.del.clone(),
+            simplified.cond_effects.clone(),
         );
         match seen.get(&key) {
             Some(&i) if operators[i].cost <= simplified.cost => {}
@@ -155,6 +171,9 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
         init: map(&task.init),
         goal: map(&task.goal),
         goal_neg: map(&task.goal_neg),
+        axioms: Vec::new(),
+        axiom_layers: Vec::new(),
+        derived: Vec::new(),
         has_action_costs: task.has_action_costs,
         // Renumbered facts: the grounder verifies the groups anew.
         invariants: Invariants::default(),
@@ -182,6 +201,7 @@ mod tests {
             add: add.to_vec(),
             del: del.to_vec(),
             cost,
+            cond_effects: Vec::new(),
         }
     }
 
@@ -200,6 +220,9 @@ mod tests {
             init: vec![3],
             goal: vec![4],
             goal_neg: vec![],
+            axioms: Vec::new(),
+            axiom_layers: Vec::new(),
+            derived: Vec::new(),
             invariants: Invariants::default(),
             has_action_costs: true,
         }

@@ -53,6 +53,7 @@ impl Builder {
             del: self.facts(del),
             add: self.facts(add),
             cost,
+            cond_effects: Vec::new(),
         };
         self.ops.push(op);
     }

@@ -510,6 +510,7 @@ pub(crate) mod tests {
                 add: sorted(&add),
                 del: sorted(&del),
                 cost: 1,
+                cond_effects: Vec::new(),
             });
         }
 

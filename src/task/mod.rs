@@ -20,8 +20,11 @@ pub type OpId = u32;
 /// A ground atom that can change: `(on a b)`.
 pub use crate::pddl::GroundAtom as Fact;
 
-/// A ground action. Applying it deletes `del`, then adds `add` (so a fact in
-/// both ends up true, as PDDL prescribes).
+/// A ground action. Applying it evaluates the conditions of its conditional
+/// effects on the state before the action, then deletes `del` and the
+/// deletes of the effects that fire, then adds `add` and their adds (so a
+/// fact both deleted and added ends up true, as PDDL prescribes), and
+/// finally re-derives the derived facts ([`Task::axioms`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Operator {
     /// The lifted action's name.
@@ -35,6 +38,38 @@ pub struct Operator {
     pub add: Vec<FactId>,
     pub del: Vec<FactId>,
     pub cost: u32,
+    /// Effects that happen only when their condition holds in the state
+    /// before the action (PDDL `when`, also inside `forall`); empty for
+    /// STRIPS operators.
+    pub cond_effects: Vec<CondEffect>,
+}
+
+/// One conditional effect of an operator: when every fact of `pre` holds
+/// and none of `pre_neg` in the state before the operator, `del` are
+/// deleted and `add` added along with the operator's other effects.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CondEffect {
+    /// Sorted, no duplicates.
+    pub pre: Vec<FactId>,
+    /// Sorted, no duplicates.
+    pub pre_neg: Vec<FactId>,
+    pub add: Vec<FactId>,
+    pub del: Vec<FactId>,
+}
+
+/// A ground rule of a derived predicate (PDDL 2.2 `:derived`): `head` holds
+/// in a state when every fact of `pre` holds and none of `pre_neg`, or when
+/// another rule for it says so. Derived facts are never added or deleted by
+/// operators; they are a function of the other facts, recomputed in every
+/// state layer by layer ([`Task::axiom_layers`]), with negation as failure:
+/// a rule's `pre_neg` names only facts of lower layers (or non-derived ones).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axiom {
+    pub head: FactId,
+    /// Sorted, no duplicates.
+    pub pre: Vec<FactId>,
+    /// Sorted, no duplicates.
+    pub pre_neg: Vec<FactId>,
 }
 
 impl Operator {
@@ -84,6 +119,16 @@ pub struct Task {
     pub goal: Vec<FactId>,
     /// Facts that must not hold at the end (sorted).
     pub goal_neg: Vec<FactId>,
+    /// Rules of the derived facts, ordered by layer; empty for tasks without
+    /// derived predicates.
+    pub axioms: Vec<Axiom>,
+    /// The layers (strata) of `axioms`: layer k is
+    /// `axioms[axiom_layers[k]..axiom_layers[k + 1]]`; evaluated to a fixed
+    /// point one layer after the other. Empty when there are no axioms.
+    pub axiom_layers: Vec<usize>,
+    /// Per fact: true for derived facts (heads of axioms). Empty when the
+    /// task has none; read it through [`Task::is_derived`].
+    pub derived: Vec<bool>,
     /// True when the problem's metric is total cost (costs are then general);
     /// false for unit-cost tasks.
     pub has_action_costs: bool,
@@ -123,6 +168,21 @@ impl Task {
     /// grounder stored them.
     pub fn invariant_groups(&self) -> &[MutexGroup] {
         self.invariants.0.get_or_init(|| invariants::invariant_groups(self))
+    }
+
+    /// True for a derived fact (the head of an axiom).
+    pub fn is_derived(&self, fact: FactId) -> bool {
+        self.derived.get(fact as usize).copied().unwrap_or(false)
+    }
+
+    /// True when some operator has a conditional effect.
+    pub fn has_conditional_effects(&self) -> bool {
+        self.operators.iter().any(|op| !op.cond_effects.is_empty())
+    }
+
+    /// True when the task has derived facts (axioms).
+    pub fn has_axioms(&self) -> bool {
+        !self.axioms.is_empty()
     }
 
     pub fn num_facts(&self) -> usize {

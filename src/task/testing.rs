@@ -23,6 +23,9 @@ pub fn assemble(
         init: sorted(init),
         goal: sorted(goal),
         goal_neg: sorted(goal_neg),
+        axioms: Vec::new(),
+        axiom_layers: Vec::new(),
+        derived: Vec::new(),
         has_action_costs,
         invariants: Default::default(),
     }
@@ -59,6 +62,7 @@ pub fn task(num_facts: usize, ops: &[OpSpec], init: &[FactId], goal: &[FactId], 
             add: sorted(add),
             del: sorted(del),
             cost,
+            cond_effects: Vec::new(),
         })
         .collect();
     assemble(facts, operators, init, goal, goal_neg, true)
