@@ -1,7 +1,7 @@
 //! corvus: a domain-independent classical planner.
 //!
 //! Data flows one way:
-//! text → [`pddl`] (AST) → [`ground`] ([`task::Task`]) → [`search`] + [`heuristic`]
+//! text → [`pddl`] (AST) → [`normalize`] → [`ground`] ([`task::Task`]) → [`search`] + [`heuristic`]
 //! → [`plan`] (validate, write). [`planner`] wires the stages together for
 //! the command line. [`puzzles`] sits at the edges: the ASP competition
 //! bridge ([`puzzles::asp`]: facts to PDDL problems, plans back to witness
@@ -16,6 +16,7 @@ pub mod commands;
 pub mod exit;
 pub mod ground;
 pub mod heuristic;
+pub mod normalize;
 pub mod pddl;
 pub mod plan;
 pub mod planner;
