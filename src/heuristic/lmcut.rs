@@ -22,7 +22,7 @@ pub static LM_CUT: HeuristicKind = HeuristicKind {
     help: "LM-cut: sums the costs of disjunctive action landmarks",
     admissible: true,
     preferred_operators: false,
-    negative_goals: false,
+    negative_goals: true,
     build: |task: &Task, _: &BuildContext| Box::new(LmCut::new(task)),
 };
 
@@ -80,9 +80,9 @@ impl LmCut {
         self.reached.fill(false);
         self.cut.clear();
         self.stack.clear();
-        for f in state.iter_ones().chain(std::iter::once(rt.true_fact as usize)) {
-            self.reached[f] = true;
-            self.stack.push(f as FactId);
+        for f in rt.state_facts(state) {
+            self.reached[f as usize] = true;
+            self.stack.push(f);
         }
         while let Some(f) = self.stack.pop() {
             for &o in rt.ops_with_pre(f) {

@@ -168,7 +168,7 @@ pub fn kind(name: &str) -> Option<&'static HeuristicKind> {
 #[cfg(test)]
 mod registry_tests {
     use super::*;
-    use crate::task::testing::{Lcg, random_task};
+    use crate::task::testing::{Lcg, OpSpec, random_task, state, task};
 
     /// What an entry declares is what its heuristic does.
     #[test]
@@ -189,6 +189,20 @@ mod registry_tests {
             if !kind.preferred_operators {
                 assert!(h.preferred_operators().is_empty(), "{}", kind.name);
             }
+        }
+    }
+
+    /// A heuristic that declares it sees negative goals gives more than 0
+    /// in a state that violates only a negative goal.
+    #[test]
+    fn negative_goals_are_seen_where_declared() {
+        // op0: a -> del a (1), op1: b -> a (1); goal: b, not a.
+        let ops: [OpSpec; 2] = [(&[0], &[], &[], &[0], 1), (&[1], &[], &[0], &[], 1)];
+        let t = task(2, &ops, &[0, 1], &[1], &[0]);
+        let s = state(2, &[0, 1]);
+        for kind in KINDS.iter().filter(|k| k.negative_goals) {
+            let h = kind.build(&t).evaluate(s.bits());
+            assert_eq!(h, Some(1), "{}", kind.name);
         }
     }
 }

@@ -75,9 +75,9 @@ impl Exploration {
         }
         self.op_value.copy_from_slice(costs);
         self.queue.clear();
-        for f in state.iter_ones().chain(std::iter::once(rt.true_fact as usize)) {
-            self.fact_cost[f] = 0;
-            self.queue.push(Reverse((0, f as FactId)));
+        for f in rt.state_facts(state) {
+            self.fact_cost[f as usize] = 0;
+            self.queue.push(Reverse((0, f)));
         }
         while let Some(Reverse((cost, fact))) = self.queue.pop() {
             if cost > self.fact_cost[fact as usize] {
@@ -181,7 +181,7 @@ pub static HMAX: HeuristicKind = HeuristicKind {
     help: "h_max: the costliest precondition chain of the delete relaxation",
     admissible: true,
     preferred_operators: false,
-    negative_goals: false,
+    negative_goals: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Max)),
 };
 
@@ -190,7 +190,7 @@ pub static HADD: HeuristicKind = HeuristicKind {
     help: "h_add: the sum of the relaxed costs of the goals",
     admissible: false,
     preferred_operators: false,
-    negative_goals: false,
+    negative_goals: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Add)),
 };
 
@@ -199,7 +199,7 @@ pub static HFF: HeuristicKind = HeuristicKind {
     help: "h_FF: the cost of a relaxed plan from the h_add supporters",
     admissible: false,
     preferred_operators: true,
-    negative_goals: false,
+    negative_goals: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::FF)),
 };
 
@@ -275,15 +275,13 @@ impl RelaxationHeuristic {
     /// true: zero-cost operators reach facts at cost 0.)
     fn collect_helpful(&mut self, state: &StateBits) {
         let rt = &self.relaxed;
-        let holds = |p: FactId| p == rt.true_fact || state[p as usize];
         self.preferred.clear();
         for &o in &self.plan {
             let original = rt.original(o);
             if original == NO_OP {
                 continue;
             }
-            let applicable = rt.pre(o).iter().all(|&p| holds(p)) && !rt.pre_neg(o).iter().any(|&p| state[p as usize]);
-            if applicable {
+            if rt.pre(o).iter().all(|&p| rt.holds(p, state)) {
                 self.preferred.push(original);
             }
         }
@@ -344,16 +342,25 @@ mod tests {
         p
     }
 
-    /// h_max / h_add by plain fixpoint iteration, as a reference.
+    /// h_max / h_add by plain fixpoint iteration, as a reference: every
+    /// fact `f` has a cost and so does "not f" (0 when `f` is false, else
+    /// reached by the operators that delete `f` without adding it).
     fn naive(t: &Task, s: &[FactId], combine: Combine) -> Estimate {
-        let mut cost = vec![UNREACHED; t.num_facts()];
+        let n = t.num_facts();
+        // cost[f] for f, cost[n + f] for "not f".
+        let mut cost = vec![UNREACHED; 2 * n];
+        for f in 0..n {
+            cost[n + f] = 0;
+        }
         for &f in s {
             cost[f as usize] = 0;
+            cost[n + f as usize] = UNREACHED;
         }
-        let fold = |cost: &[u64], facts: &[FactId]| -> u64 {
+        let fold = |cost: &[u64], pre: &[FactId], pre_neg: &[FactId]| -> u64 {
             let mut acc = 0u64;
-            for &f in facts {
-                let c = cost[f as usize];
+            let facts = pre.iter().map(|&f| f as usize);
+            for f in facts.chain(pre_neg.iter().map(|&f| n + f as usize)) {
+                let c = cost[f];
                 if c == UNREACHED {
                     return UNREACHED;
                 }
@@ -365,19 +372,20 @@ mod tests {
         while changed {
             changed = false;
             for op in &t.operators {
-                let pre = fold(&cost, &op.pre);
+                let pre = fold(&cost, &op.pre, &op.pre_neg);
                 if pre == UNREACHED {
                     continue;
                 }
-                for &e in &op.add {
-                    if pre + (op.cost as u64) < cost[e as usize] {
-                        cost[e as usize] = pre + op.cost as u64;
+                let negations = op.del.iter().filter(|f| !op.add.contains(f)).map(|&f| n + f as usize);
+                for e in op.add.iter().map(|&f| f as usize).chain(negations) {
+                    if pre + (op.cost as u64) < cost[e] {
+                        cost[e] = pre + op.cost as u64;
                         changed = true;
                     }
                 }
             }
         }
-        let g = fold(&cost, &t.goal);
+        let g = fold(&cost, &t.goal, &t.goal_neg);
         (g != UNREACHED).then_some(g)
     }
 
@@ -447,15 +455,18 @@ mod tests {
     }
 
     #[test]
-    fn negative_conditions_are_relaxed_but_not_helpful_when_violated() {
-        // op0: a, not b -> g (1). Goal g and not a.
-        let ops: [OpSpec; 1] = [(&[0], &[1], &[2], &[], 1)];
+    fn negative_conditions_are_seen_by_the_relaxation() {
+        // op0: a, not b -> g, del a (1). Goal g and not a.
+        let ops: [OpSpec; 1] = [(&[0], &[1], &[2], &[0], 1)];
         let t = task(3, &ops, &[0, 1], &[2], &[0]);
-        // The relaxation ignores "not b" and "not a".
-        assert_eq!(values(&t, &[0, 1]), [Some(1), Some(1), Some(1)]);
+        // Nothing deletes b, so op0 never applies: a dead end even relaxed.
+        assert_eq!(values(&t, &[0, 1]), [None, None, None]);
         assert!(preferred(&t, &[0, 1]).is_empty());
+        // op0 reaches g and "not a" at once: h_add counts it twice.
+        assert_eq!(values(&t, &[0]), [Some(1), Some(2), Some(1)]);
         assert_eq!(preferred(&t, &[0]), vec![0]);
-        assert_eq!(values(&t, &[0, 2]), [Some(0), Some(0), Some(0)]);
+        assert_eq!(values(&t, &[0, 2]), [Some(1), Some(1), Some(1)]);
+        assert_eq!(values(&t, &[2]), [Some(0), Some(0), Some(0)]);
     }
 
     #[test]

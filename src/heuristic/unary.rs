@@ -1,19 +1,31 @@
 //! The delete relaxation of a task, shared by h_max, h_add, h_FF and LM-cut.
 //!
-//! Each task operator becomes one relaxed operator holding its positive
-//! preconditions and all its add effects (delete effects and negative
-//! preconditions are dropped by the relaxation). This is equivalent to one
-//! unary operator per add effect that share a single precondition counter,
-//! and it lets LM-cut charge an operator's cost once even when a cut meets
-//! it through several of its effects.
+//! Each task operator becomes one relaxed operator holding its preconditions
+//! and all its add effects (delete effects are dropped by the relaxation).
+//! This is equivalent to one unary operator per add effect that share a
+//! single precondition counter, and it lets LM-cut charge an operator's cost
+//! once even when a cut meets it through several of its effects.
+//!
+//! Negative conditions are compiled into positive ones, so that the
+//! relaxation sees them: every task fact `f` that occurs negatively (in a
+//! precondition or in the goal) gets a relaxed proposition "not f", true in
+//! the states where `f` is false and added by every operator that deletes
+//! `f` (and does not add it back). Without it a goal `(not f)` would cost
+//! nothing to reach, and h_FF would be 0 in states that are not goals. The
+//! compiled task has the same plans with the same costs, so h_max and LM-cut
+//! stay admissible.
 //!
 //! Two artificial facts complete the picture: `true_fact`, which holds in
 //! every state and is the precondition of operators that have none (so every
 //! operator has a precondition that triggers it), and `goal_fact`, the single
 //! effect of an artificial zero-cost goal operator whose preconditions are
 //! the goal facts. The relaxed goal is reached when `goal_fact` is.
+//!
+//! Relaxed fact ids: the task's facts first (same ids), then `true_fact`,
+//! `goal_fact`, then the "not f" propositions in the order of `f`.
 
-use crate::task::{FactId, OpId, Task};
+use crate::task::state::StateBits;
+use crate::task::{FactId, OpId, Operator, Task};
 
 /// Marks "no operator": the supporter of a fact true in the state, or the
 /// task operator behind the artificial goal operator.
@@ -26,7 +38,7 @@ pub const NO_FACT: u32 = u32::MAX;
 pub type RelaxedOpId = u32;
 
 pub struct RelaxedTask {
-    /// Task facts plus the two artificial ones.
+    /// Task facts, the two artificial ones and the negations.
     num_facts: usize,
     num_task_facts: usize,
     pub true_fact: FactId,
@@ -41,10 +53,10 @@ pub struct RelaxedTask {
     pre: Vec<FactId>,
     eff_start: Vec<u32>,
     eff: Vec<FactId>,
-    /// Negative preconditions of the task operator (not part of the
-    /// relaxation; kept to tell which relaxed-plan operators are applicable).
-    pre_neg_start: Vec<u32>,
-    pre_neg: Vec<FactId>,
+    /// The task facts that occur negatively, sorted: `negated[i]` has the
+    /// proposition "not negated[i]", of id `first_negation + i`.
+    negated: Vec<FactId>,
+    first_negation: FactId,
     /// Per fact `f`, the operators with `f` as a precondition.
     pre_of_start: Vec<u32>,
     pre_of: Vec<RelaxedOpId>,
@@ -58,8 +70,9 @@ impl RelaxedTask {
         let num_task_facts = task.num_facts();
         let true_fact = num_task_facts as FactId;
         let goal_fact = true_fact + 1;
+        let negated = negated_facts(task);
         let mut rt = RelaxedTask {
-            num_facts: num_task_facts + 2,
+            num_facts: num_task_facts + 2 + negated.len(),
             num_task_facts,
             true_fact,
             goal_fact,
@@ -70,8 +83,8 @@ impl RelaxedTask {
             pre: Vec::new(),
             eff_start: vec![0],
             eff: Vec::new(),
-            pre_neg_start: vec![0],
-            pre_neg: Vec::new(),
+            first_negation: goal_fact + 1,
+            negated,
             pre_of_start: Vec::new(),
             pre_of: Vec::new(),
             achievers_start: Vec::new(),
@@ -83,21 +96,19 @@ impl RelaxedTask {
             let before = rt.eff.len();
             rt.eff
                 .extend(op.add.iter().filter(|f| op.pre.binary_search(f).is_err()));
+            rt.push_negations_deleted(op);
             if rt.eff.len() == before {
                 continue;
             }
             rt.eff_start.push(rt.eff.len() as u32);
-            rt.push_pre(&op.pre);
-            rt.pre_neg.extend_from_slice(&op.pre_neg);
-            rt.pre_neg_start.push(rt.pre_neg.len() as u32);
+            rt.push_pre(&op.pre, &op.pre_neg);
             rt.original.push(id as OpId);
             rt.cost.push(op.cost as u64);
         }
         rt.goal_op = rt.original.len() as RelaxedOpId;
         rt.eff.push(goal_fact);
         rt.eff_start.push(rt.eff.len() as u32);
-        rt.push_pre(&task.goal);
-        rt.pre_neg_start.push(rt.pre_neg.len() as u32);
+        rt.push_pre(&task.goal, &task.goal_neg);
         rt.original.push(NO_OP);
         rt.cost.push(0);
 
@@ -110,13 +121,69 @@ impl RelaxedTask {
         rt
     }
 
-    fn push_pre(&mut self, pre: &[FactId]) {
-        if pre.is_empty() {
+    /// Pushes the preconditions of the next operator: the positive ones,
+    /// then the negations of the negative ones (so the list stays sorted),
+    /// or `true_fact` when there are none.
+    fn push_pre(&mut self, pre: &[FactId], pre_neg: &[FactId]) {
+        if pre.is_empty() && pre_neg.is_empty() {
             self.pre.push(self.true_fact);
         } else {
             self.pre.extend_from_slice(pre);
+            for &f in pre_neg {
+                let not_f = self.negation(f).expect("every negative precondition has a negation");
+                self.pre.push(not_f);
+            }
         }
         self.pre_start.push(self.pre.len() as u32);
+    }
+
+    /// Pushes, as effects of the next operator, the negations of the facts
+    /// it deletes: those that have one, that it does not add back (adds win
+    /// over deletes) and that are not already its preconditions.
+    fn push_negations_deleted(&mut self, op: &Operator) {
+        for &f in &op.del {
+            if op.add.binary_search(&f).is_ok() || op.pre_neg.binary_search(&f).is_ok() {
+                continue;
+            }
+            if let Some(not_f) = self.negation(f) {
+                self.eff.push(not_f);
+            }
+        }
+    }
+
+    /// The proposition "not f", if `f` occurs negatively.
+    pub fn negation(&self, f: FactId) -> Option<FactId> {
+        let i = self.negated.binary_search(&f).ok()?;
+        Some(self.first_negation + i as FactId)
+    }
+
+    /// The relaxed facts true in `state`: its own facts, `true_fact`, and
+    /// "not f" for every negated `f` it lacks. The relaxation starts from them.
+    pub fn state_facts<'a>(&'a self, state: &'a StateBits) -> impl Iterator<Item = FactId> + 'a {
+        let negations = self
+            .negated
+            .iter()
+            .enumerate()
+            .filter(|&(_, &f)| !state[f as usize])
+            .map(|(i, _)| self.first_negation + i as FactId);
+        state
+            .iter_ones()
+            .map(|f| f as FactId)
+            .chain(std::iter::once(self.true_fact))
+            .chain(negations)
+    }
+
+    /// Whether the relaxed fact `p` holds in `state` (`goal_fact` never does).
+    pub fn holds(&self, p: FactId, state: &StateBits) -> bool {
+        if (p as usize) < self.num_task_facts {
+            state[p as usize]
+        } else if p == self.true_fact {
+            true
+        } else if p >= self.first_negation {
+            !state[self.negated[(p - self.first_negation) as usize] as usize]
+        } else {
+            false
+        }
     }
 
     /// Builds the fact -> operators index of an operator -> facts relation.
@@ -141,7 +208,7 @@ impl RelaxedTask {
         (start, list)
     }
 
-    /// Number of facts including the two artificial ones.
+    /// Number of relaxed facts: the task's, the two artificial ones and the negations.
     pub fn num_facts(&self) -> usize {
         self.num_facts
     }
@@ -166,17 +233,13 @@ impl RelaxedTask {
         &self.cost
     }
 
-    /// Positive preconditions of `o`; never empty.
+    /// Preconditions of `o` (negations included); never empty.
     pub fn pre(&self, o: RelaxedOpId) -> &[FactId] {
         &self.pre[self.pre_start[o as usize] as usize..self.pre_start[o as usize + 1] as usize]
     }
 
     pub fn effects(&self, o: RelaxedOpId) -> &[FactId] {
         &self.eff[self.eff_start[o as usize] as usize..self.eff_start[o as usize + 1] as usize]
-    }
-
-    pub fn pre_neg(&self, o: RelaxedOpId) -> &[FactId] {
-        &self.pre_neg[self.pre_neg_start[o as usize] as usize..self.pre_neg_start[o as usize + 1] as usize]
     }
 
     /// Operators with `f` as a precondition.
@@ -187,5 +250,147 @@ impl RelaxedTask {
     /// Operators with `f` as an effect.
     pub fn achievers(&self, f: FactId) -> &[RelaxedOpId] {
         &self.achievers[self.achievers_start[f as usize] as usize..self.achievers_start[f as usize + 1] as usize]
+    }
+}
+
+/// The facts that occur negatively in an operator's precondition or in the
+/// goal, sorted: the ones the relaxation needs a "not f" proposition for.
+fn negated_facts(task: &Task) -> Vec<FactId> {
+    let mut negated: Vec<FactId> = task
+        .operators
+        .iter()
+        .flat_map(|op| op.pre_neg.iter().copied())
+        .chain(task.goal_neg.iter().copied())
+        .collect();
+    negated.sort_unstable();
+    negated.dedup();
+    negated
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::Heuristic;
+    use crate::heuristic::lmcut::LmCut;
+    use crate::heuristic::relax::{Mode, RelaxationHeuristic};
+    use crate::task::testing::{OpSpec, perfect_costs, state, task};
+
+    /// One row of a table: a state, h_max, h_add, h_FF, LM-cut and the
+    /// preferred operators of h_FF.
+    type Row<'a> = (&'a [FactId], [u64; 4], &'a [OpId]);
+
+    /// Checks every row, and that each row's state is one of the task's
+    /// states with its perfect cost at least LM-cut's value.
+    fn check_table(t: &Task, rows: &[Row]) {
+        let mut heuristics = [
+            RelaxationHeuristic::new(t, Mode::Max),
+            RelaxationHeuristic::new(t, Mode::Add),
+            RelaxationHeuristic::new(t, Mode::FF),
+        ];
+        let mut lmcut = LmCut::new(t);
+        for &(facts, expected, preferred) in rows {
+            let s = state(t.num_facts(), facts);
+            let [hmax, hadd, hff] = heuristics.each_mut().map(|h| h.evaluate(s.bits()));
+            let got = [hmax, hadd, hff, lmcut.evaluate(s.bits())];
+            assert_eq!(got, expected.map(Some), "state {facts:?}");
+            let mut p = heuristics[2].preferred_operators().to_vec();
+            p.sort_unstable();
+            assert_eq!(p, preferred, "preferred operators in {facts:?}");
+        }
+    }
+
+    /// In every reachable state that is not a goal, the inadmissible
+    /// estimates are above 0, and the admissible ones at most the perfect cost.
+    fn check_reachable_states(t: &Task) {
+        let mut hadd = RelaxationHeuristic::new(t, Mode::Add);
+        let mut hff = RelaxationHeuristic::new(t, Mode::FF);
+        let mut hmax = RelaxationHeuristic::new(t, Mode::Max);
+        let mut lmcut = LmCut::new(t);
+        for (s, perfect) in perfect_costs(t) {
+            let s = s.bits();
+            if !t.is_goal(s) {
+                assert!(hadd.evaluate(s).unwrap() > 0, "h_add 0 in a non-goal state");
+                assert!(hff.evaluate(s).unwrap() > 0, "h_FF 0 in a non-goal state");
+            }
+            let perfect = perfect.unwrap();
+            assert!(hmax.evaluate(s).unwrap() <= perfect);
+            assert!(lmcut.evaluate(s).unwrap() <= perfect);
+        }
+    }
+
+    #[test]
+    fn a_goal_of_negative_literals_only() {
+        // Facts a (0), b (1), c (2); goal: not a, not b.
+        // op0: a -> del a (2); op1: b, not c -> del b (1); op2: c -> del c (1).
+        let ops: [OpSpec; 3] = [
+            (&[0], &[], &[], &[0], 2),
+            (&[1], &[2], &[], &[1], 1),
+            (&[2], &[], &[], &[2], 1),
+        ];
+        let t = task(3, &ops, &[0, 1, 2], &[], &[0, 1]);
+        // "not b" needs op1 after op2 when c holds; every row's LM-cut is h*.
+        check_table(
+            &t,
+            &[
+                (&[], [0, 0, 0, 0], &[]),
+                (&[2], [0, 0, 0, 0], &[]),
+                (&[1], [1, 1, 1, 1], &[1]),
+                (&[1, 2], [2, 2, 2, 2], &[2]),
+                (&[0], [2, 2, 2, 2], &[0]),
+                (&[0, 2], [2, 2, 2, 2], &[0]),
+                (&[0, 1], [2, 3, 3, 3], &[0, 1]),
+                (&[0, 1, 2], [2, 4, 4, 4], &[0, 2]),
+            ],
+        );
+        check_reachable_states(&t);
+    }
+
+    #[test]
+    fn negative_preconditions_cost_what_makes_them_true() {
+        // Facts open (0), in (1), key (2); goal: in, key.
+        // op0 enter: open -> in (1); op1 open: key, not open -> open (1);
+        // op2 close: open -> del open (1); op3 grab: not open -> key (2).
+        // Ignoring "not open" would make the key cost 2 from any state.
+        let ops: [OpSpec; 4] = [
+            (&[0], &[], &[1], &[], 1),
+            (&[2], &[0], &[0], &[], 1),
+            (&[0], &[], &[], &[0], 1),
+            (&[], &[0], &[2], &[], 2),
+        ];
+        let t = task(3, &ops, &[0], &[1, 2], &[]);
+        check_table(
+            &t,
+            &[
+                (&[], [4, 6, 4, 4], &[3]),
+                (&[0], [3, 4, 4, 4], &[0, 2]),
+                (&[1], [2, 2, 2, 2], &[3]),
+                (&[2], [2, 2, 2, 2], &[1]),
+                (&[0, 1], [3, 3, 3, 3], &[2]),
+                (&[0, 2], [1, 1, 1, 1], &[0]),
+                (&[1, 2], [0, 0, 0, 0], &[]),
+                (&[0, 1, 2], [0, 0, 0, 0], &[]),
+            ],
+        );
+        check_reachable_states(&t);
+    }
+
+    #[test]
+    fn negations_exist_only_for_facts_that_occur_negatively() {
+        let ops: [OpSpec; 2] = [(&[0], &[1], &[2], &[0, 3], 1), (&[2], &[], &[3], &[2], 1)];
+        let t = task(4, &ops, &[0], &[3], &[2]);
+        let rt = RelaxedTask::new(&t);
+        // Negated: b (1, a precondition) and c (2, the goal); not a or d.
+        assert_eq!(rt.num_facts(), 4 + 2 + 2);
+        assert_eq!(
+            (rt.negation(0), rt.negation(1), rt.negation(2), rt.negation(3)),
+            (None, Some(6), Some(7), None)
+        );
+        // op0 needs "not b"; op1 deletes c, so it adds "not c".
+        assert_eq!(rt.pre(0), &[0, 6]);
+        assert_eq!(rt.effects(1), &[3, 7]);
+        let s = state(4, &[0, 2]);
+        let holding: Vec<FactId> = rt.state_facts(s.bits()).collect();
+        assert_eq!(holding, vec![0, 2, rt.true_fact, 6]);
+        assert!(rt.holds(6, s.bits()) && !rt.holds(7, s.bits()) && !rt.holds(rt.goal_fact, s.bits()));
     }
 }
