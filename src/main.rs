@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 use corvus::commands::{self, AspCommand, ShowArgs, SokobanCommand};
 use corvus::heuristic::HeuristicKind;
+use corvus::heuristic::cost_type::CostType;
 use corvus::planner::{Bound, Config, Options};
 use corvus::search::{Limits, SearchKind};
 
@@ -81,6 +82,13 @@ fn heuristic_arg() -> impl TypedValueParser<Value = &'static HeuristicKind> {
         .try_map(|name| corvus::heuristic::kind(&name).ok_or_else(|| format!("unknown heuristic `{name}`")))
 }
 
+/// `--cost-type` values, with their help.
+fn cost_type_arg() -> impl TypedValueParser<Value = CostType> {
+    let values = CostType::ALL.map(|c| PossibleValue::new(c.name()).help(c.help()));
+    PossibleValuesParser::new(values)
+        .try_map(|name| CostType::from_name(&name).ok_or_else(|| format!("unknown cost type `{name}`")))
+}
+
 #[derive(clap::Args)]
 struct SolveArgs {
     domain: PathBuf,
@@ -91,6 +99,9 @@ struct SolveArgs {
     /// Heuristic [default: the search algorithm's, see --search].
     #[arg(long, value_parser = heuristic_arg())]
     heuristic: Option<&'static HeuristicKind>,
+    /// The action costs the heuristic sees; the search counts the task's.
+    #[arg(long, value_parser = cost_type_arg(), default_value = "normal")]
+    cost_type: CostType,
     /// Weight W of weighted A*.
     #[arg(long, default_value_t = 2.0)]
     weight: f64,
@@ -160,6 +171,7 @@ impl SolveArgs {
             config: Config {
                 preferred_operators: !self.no_preferred && heuristic.preferred_operators,
                 perimeter: self.perimeter,
+                cost_type: self.cost_type,
                 ..Config::new((self.search.strategy)(self.weight), heuristic)
             },
             bound,

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::exit;
 use crate::ground::{self, GroundError, GroundStats};
+use crate::heuristic::cost_type::CostType;
 use crate::heuristic::{BuildContext, HeuristicKind, pdb, relax};
 use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
 use crate::plan::{self, Plan, PlanStep};
@@ -164,6 +165,8 @@ pub struct Config {
     /// search stops after [`PROBE_EXPANSIONS`] expansions, so the probe
     /// decides the same tasks, with the same plans, on every machine.
     pub probe: bool,
+    /// The action costs the heuristic sees; the search counts the task's.
+    pub cost_type: CostType,
 }
 
 /// Most expansions of a probe: a short try, counted in expansions rather
@@ -180,16 +183,20 @@ impl Config {
             preferred_operators: heuristic.preferred_operators,
             perimeter: false,
             probe: false,
+            cost_type: CostType::Normal,
         }
     }
 
-    /// The name in logs and statistics, e.g. `astar(lmcut)`.
+    /// The name in logs and statistics, e.g. `astar(lmcut)`,
+    /// `gbfs(hff[cost=one])`.
     pub fn name(&self) -> String {
-        let h = if self.perimeter {
-            format!("perimeter({})", self.heuristic.name)
-        } else {
-            self.heuristic.name.to_string()
-        };
+        let mut h = self.heuristic.name.to_string();
+        if self.cost_type != CostType::Normal {
+            h = format!("{h}[cost={}]", self.cost_type.name());
+        }
+        if self.perimeter {
+            h = format!("perimeter({h})");
+        }
         let s = format!("{}({h})", self.search.name());
         if self.probe { format!("{s}[probe]") } else { s }
     }
@@ -391,6 +398,7 @@ fn run_config(
     let context = BuildContext {
         time_limit: limits.time,
         probe: config.probe,
+        cost_type: config.cost_type,
     };
     let mut guide = config.heuristic.build_with(task, &context);
     if verbose && let Some(report) = guide.build_report() {

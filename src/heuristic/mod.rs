@@ -4,6 +4,7 @@
 //! relaxation engine ([`relax`]); LM-cut ([`lmcut`]) and pattern databases
 //! ([`pdb`]) are the stronger admissible ones.
 
+pub mod cost_type;
 pub mod perimeter;
 pub mod unary;
 
@@ -12,6 +13,7 @@ use std::time::Duration;
 use crate::task::registry::StateId;
 use crate::task::state::StateBits;
 use crate::task::{OpId, Task};
+use cost_type::{CostAdapted, CostType};
 
 /// A heuristic value; `None` is a proven dead end (the goal cannot be reached
 /// from the state, not even in the relaxation the heuristic uses).
@@ -82,6 +84,8 @@ pub struct BuildContext {
     /// A probe: a short first try whose result must not depend on the
     /// machine, so nothing is built against the clock.
     pub probe: bool,
+    /// The action costs the heuristic sees (the search counts the task's).
+    pub cost_type: CostType,
 }
 
 /// A heuristic as the registry knows it: its name, what it declares about
@@ -111,9 +115,15 @@ impl HeuristicKind {
         (self.build)(task, &BuildContext::default())
     }
 
-    /// Builds the heuristic for one run.
+    /// Builds the heuristic for one run, on the costs `context.cost_type`
+    /// names: this is the one place where costs are adapted.
     pub fn build_with(&self, task: &Task, context: &BuildContext) -> Box<dyn Heuristic> {
-        (self.build)(task, context)
+        if context.cost_type == CostType::Normal {
+            return (self.build)(task, context);
+        }
+        let adapted = context.cost_type.adapted_task(task);
+        let inner = (self.build)(adapted.as_ref().unwrap_or(task), context);
+        Box::new(CostAdapted::new(inner, context.cost_type, adapted.is_some()))
     }
 
     /// `--help` text: the help line and the declared properties.
