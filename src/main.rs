@@ -129,6 +129,10 @@ struct SolveArgs {
     /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
     #[arg(long, value_name = "M", value_parser = Limits::parse_memory_limit)]
     memory_limit: Option<u64>,
+    /// After the first plan, search for cheaper ones until the time limit (restarting weighted A*);
+    /// each better plan goes to FILE.1, FILE.2, ... (FILE from --plan-file).
+    #[arg(long)]
+    anytime: bool,
     /// Where to write the plan.
     #[arg(long, value_name = "FILE", default_value = "sas_plan")]
     plan_file: PathBuf,
@@ -183,6 +187,7 @@ impl SolveArgs {
             },
             pack_states: self.pack_states,
             verbose: !self.quiet,
+            anytime: self.anytime,
         }
     }
 }

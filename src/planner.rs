@@ -5,6 +5,9 @@
 //! command line only parses arguments and the ASP bridge can call the same
 //! code with a step bound.
 
+mod anytime;
+
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -40,6 +43,9 @@ pub struct Options {
     pub pack_states: bool,
     /// Log to stderr.
     pub verbose: bool,
+    /// After the first plan, search for cheaper ones until the time limit
+    /// (see [`anytime`]).
+    pub anytime: bool,
 }
 
 /// How a run ended: its exit code and log text are below, its name in the
@@ -141,13 +147,27 @@ impl PlannerError {
 
 /// Loads and solves a domain and problem file.
 pub fn solve_files(domain: &Path, problem: &Path, options: &Options) -> Result<Report, PlannerError> {
+    solve_files_with(domain, problem, options, &mut |_| ControlFlow::Continue(()))
+}
+
+/// Loads and solves a domain and problem file, handing each validated plan
+/// to `on_plan` as soon as it is found (with `options.anytime`, each one
+/// cheaper than the one before); `on_plan` can stop the run.
+pub fn solve_files_with(
+    domain: &Path,
+    problem: &Path,
+    options: &Options,
+    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
+) -> Result<Report, PlannerError> {
     let (d, p) = pddl::load(domain, problem)?;
-    solve(&d, &p, options)
+    run(&d, &p, options, &[(options.config, 1.0)], on_plan)
 }
 
 /// Grounds and solves a checked domain and problem with one configuration.
 pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
-    run(domain, problem, options, &[(options.config, 1.0)])
+    run(domain, problem, options, &[(options.config, 1.0)], &mut |_| {
+        ControlFlow::Continue(())
+    })
 }
 
 /// One search configuration: what `solve` runs, or one entry of a
@@ -235,7 +255,9 @@ pub const NOMINAL_TIME: Duration = Duration::from_secs(60);
 /// Solves with a bound using [`bounded_portfolio`]; `options.search` and
 /// `options.heuristic` are ignored.
 pub fn solve_bounded(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
-    run(domain, problem, options, &bounded_portfolio())
+    run(domain, problem, options, &bounded_portfolio(), &mut |_| {
+        ControlFlow::Continue(())
+    })
 }
 
 fn log(options: &Options, message: impl AsRef<str>) {
@@ -251,6 +273,7 @@ fn run(
     problem: &Problem,
     options: &Options,
     portfolio: &[(Config, f64)],
+    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
 ) -> Result<Report, PlannerError> {
     let start = Instant::now();
     let (task, ground_stats) = match ground::ground(domain, problem) {
@@ -333,14 +356,20 @@ fn run(
                         found.length, found.cost
                     ),
                 );
-                return Ok(Report {
+                let report = Report {
                     status: Status::Solved,
                     plan: Some(found),
                     ground: ground_stats,
                     search: stats,
                     config: name,
                     total_time: start.elapsed(),
-                });
+                };
+                let stop = on_plan(report.plan.as_ref().expect("solved")).is_break();
+                if options.anytime && !stop {
+                    let first = anytime::First { config, bound, start };
+                    return anytime::improve(domain, problem, &task, options, first, report, on_plan);
+                }
+                return Ok(report);
             }
             Outcome::Unsolvable => {
                 return Ok(Report {

@@ -1,0 +1,139 @@
+//! Anytime improvement (`solve --anytime`): after the first plan, restarting
+//! weighted A* looks for cheaper ones until the time limit.
+//!
+//! Each phase is a fresh weighted A* search on the task's own costs, with
+//! the bound "cheaper than the best plan so far", so every plan it returns
+//! improves on the one before. The weights fall, 5, 3, 2, 1, and then 1
+//! again for as long as that improves: the guide is not admissible, so A*
+//! with it is not optimal, and a tighter bound can still find a cheaper
+//! plan. The guide sees costs + 1, as in LAMA's later iterations: zero-cost
+//! actions then still count, and cheap actions do not make it blind to plan
+//! length. Pruning against the bound is sound (g, and h_max as the guide's
+//! admissible partner), so a phase that exhausts its open list proves the
+//! best plan optimal, and that ends the run.
+
+use super::*;
+use crate::heuristic::cost_type::CostType;
+
+/// The weights of the phases; the last one repeats.
+const WEIGHTS: [f64; 4] = [5.0, 3.0, 2.0, 1.0];
+
+/// The costs the guide of the improvement phases sees.
+const COST_TYPE: CostType = CostType::PlusOne;
+
+/// What the first search left for the improvement phases.
+pub(super) struct First {
+    /// The configuration that found the first plan; the phases use its heuristic.
+    pub config: Config,
+    /// The run's bound, if it had one.
+    pub bound: Option<u64>,
+    /// When the run started: the time limit counts from there.
+    pub start: Instant,
+}
+
+/// Improves on the plan of `report` until the time limit, a proof that it is
+/// optimal, or `on_plan` says stop; returns the report of the best plan,
+/// with the statistics of every phase added up.
+pub(super) fn improve(
+    domain: &Domain,
+    problem: &Problem,
+    task: &Task,
+    options: &Options,
+    first: First,
+    mut report: Report,
+    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
+) -> Result<Report, PlannerError> {
+    log(options, format!("anytime: improving on the plan of {}", report.config));
+    for phase in 1.. {
+        let incumbent = report.plan.as_ref().expect("a solved report has a plan");
+        let (best, unit_cost) = (incumbent.cost, incumbent.unit_cost);
+        if best == 0 {
+            log(options, "anytime: a plan of cost 0 is optimal");
+            break;
+        }
+        let weight = WEIGHTS[(phase - 1).min(WEIGHTS.len() - 1)];
+        let config = Config {
+            search: Strategy::WeightedAstar(weight),
+            preferred_operators: false,
+            perimeter: false,
+            probe: false,
+            cost_type: COST_TYPE,
+            ..first.config
+        };
+        let name = config.name();
+        // The run's own bound is at least the first plan's cost already.
+        let bound = first.bound.map_or(best - 1, |b| b.min(best - 1));
+        let mut limits = options.limits;
+        limits.time = limits.time.map(|t| t.saturating_sub(first.start.elapsed()));
+        log(
+            options,
+            format!("anytime phase {phase}: {name}, plans of cost below {best}"),
+        );
+        let (outcome, stats) = run_config(task, config, Some(bound), limits, options);
+        add_statistics(&mut report.search, &stats);
+        match outcome {
+            Outcome::Solved(ops) => {
+                let found = validated(domain, problem, task, &ops, unit_cost)?;
+                if found.cost >= best {
+                    return Err(PlannerError::Internal(format!(
+                        "{name} returned a plan of cost {} against the bound {bound}",
+                        found.cost
+                    )));
+                }
+                log(
+                    options,
+                    format!(
+                        "{name}: plan of length {} and cost {} found and validated",
+                        found.length, found.cost
+                    ),
+                );
+                report.plan = Some(found);
+                report.config = name;
+                if on_plan(report.plan.as_ref().expect("just set")).is_break() {
+                    break;
+                }
+            }
+            Outcome::Unsolvable => {
+                log(
+                    options,
+                    format!("{name}: no plan costs less than {best}: it is optimal"),
+                );
+                break;
+            }
+            Outcome::OutOfTime => {
+                log(options, format!("{name}: {}", Status::OutOfTime.describe()));
+                break;
+            }
+            Outcome::OutOfMemory => {
+                log(options, format!("{name}: {}", Status::OutOfMemory.describe()));
+                break;
+            }
+            Outcome::Interrupted => {
+                log(options, format!("{name}: {}", Status::Interrupted.describe()));
+                break;
+            }
+            // Neither happens: the phases prune soundly and have no expansion limit.
+            Outcome::Incomplete | Outcome::ExpansionLimit => break,
+        }
+    }
+    let best = report.plan.as_ref().expect("a solved report has a plan");
+    log(
+        options,
+        format!("anytime: best plan of cost {} by {}", best.cost, report.config),
+    );
+    report.total_time = first.start.elapsed();
+    Ok(report)
+}
+
+/// Adds the work of one more search to `total`; the initial h stays the
+/// first search's, peak memory is the largest.
+fn add_statistics(total: &mut Statistics, more: &Statistics) {
+    total.expanded += more.expanded;
+    total.evaluated += more.evaluated;
+    total.generated += more.generated;
+    total.reopened += more.reopened;
+    total.dead_ends += more.dead_ends;
+    total.pruned_by_bound += more.pruned_by_bound;
+    total.search_time += more.search_time;
+    total.peak_memory_bytes = total.peak_memory_bytes.max(more.peak_memory_bytes);
+}
