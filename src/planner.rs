@@ -147,7 +147,12 @@ impl PlannerError {
 
 /// Loads and solves a domain and problem file.
 pub fn solve_files(domain: &Path, problem: &Path, options: &Options) -> Result<Report, PlannerError> {
-    solve_files_with(domain, problem, options, &mut |_| ControlFlow::Continue(()))
+    solve_files_with(domain, problem, options, &mut keep_going)
+}
+
+/// The `on_plan` of runs that only want the report.
+fn keep_going(_: &FoundPlan) -> ControlFlow<()> {
+    ControlFlow::Continue(())
 }
 
 /// Loads and solves a domain and problem file, handing each validated plan
@@ -165,9 +170,7 @@ pub fn solve_files_with(
 
 /// Grounds and solves a checked domain and problem with one configuration.
 pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
-    run(domain, problem, options, &[(options.config, 1.0)], &mut |_| {
-        ControlFlow::Continue(())
-    })
+    run(domain, problem, options, &[(options.config, 1.0)], &mut keep_going)
 }
 
 /// One search configuration: what `solve` runs, or one entry of a
@@ -255,9 +258,7 @@ pub const NOMINAL_TIME: Duration = Duration::from_secs(60);
 /// Solves with a bound using [`bounded_portfolio`]; `options.search` and
 /// `options.heuristic` are ignored.
 pub fn solve_bounded(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
-    run(domain, problem, options, &bounded_portfolio(), &mut |_| {
-        ControlFlow::Continue(())
-    })
+    run(domain, problem, options, &bounded_portfolio(), &mut keep_going)
 }
 
 fn log(options: &Options, message: impl AsRef<str>) {

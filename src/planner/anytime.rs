@@ -54,6 +54,8 @@ pub(super) fn improve(
         let weight = WEIGHTS[(phase - 1).min(WEIGHTS.len() - 1)];
         let config = Config {
             search: Strategy::WeightedAstar(weight),
+            // The engine uses preferred operators in greedy search only, and
+            // a perimeter would be built again in every phase.
             preferred_operators: false,
             perimeter: false,
             probe: false,
