@@ -268,3 +268,32 @@ fn anytime_ended_by_the_time_limit_exits_0_with_its_best_plan() {
     let best = dir.join(format!("plan.{}", costs.len()));
     assert_eq!(s["plan_file"], best.display().to_string());
 }
+
+#[test]
+fn negative_goals_guide_the_relaxation_heuristics() {
+    let dir = temp_dir("negative-goals");
+    let (domain, problem) = (
+        data("tests/data/lights-domain.pddl"),
+        data("tests/data/lights-off.pddl"),
+    );
+    // Switch l1 off, walk two rooms, switch l2 off: h* = 4, and h_max 3
+    // (the costlier lamp alone); before the negations every value was 0.
+    for heuristic in ["hff", "hadd", "hmax", "lmcut"] {
+        let plan = dir.join(format!("plan.{heuristic}"));
+        let out = corvus(&[
+            "solve",
+            &domain,
+            &problem,
+            "--heuristic",
+            heuristic,
+            "--plan-file",
+            &plan.display().to_string(),
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let log = stderr(&out);
+        let expected = if heuristic == "hmax" { 3 } else { 4 };
+        let needle = format!("Initial heuristic value for {heuristic}: {expected}\n");
+        assert!(log.contains(&needle), "log lacks {needle}: {log}");
+        assert_eq!(validated_cost(&domain, &problem, &plan), 4);
+    }
+}
