@@ -273,7 +273,7 @@ mod tests {
     use crate::heuristic::Heuristic;
     use crate::heuristic::lmcut::LmCut;
     use crate::heuristic::relax::{Mode, RelaxationHeuristic};
-    use crate::task::testing::{OpSpec, perfect_costs, state, task};
+    use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
 
     /// One row of a table: a state, h_max, h_add, h_FF, LM-cut and the
     /// preferred operators of h_FF.
@@ -392,5 +392,51 @@ mod tests {
         let holding: Vec<FactId> = rt.state_facts(s.bits()).collect();
         assert_eq!(holding, vec![0, 2, rt.true_fact, 6]);
         assert!(rt.holds(6, s.bits()) && !rt.holds(7, s.bits()) && !rt.holds(rt.goal_fact, s.bits()));
+    }
+
+    /// On random tasks whose goals are all negative and whose operators
+    /// often have negative preconditions: h_max and LM-cut never exceed the
+    /// perfect cost, every estimate is a dead end exactly when h_max is,
+    /// and that only where no plan exists.
+    #[test]
+    fn random_negative_tasks_stay_admissible() {
+        let mut rng = Lcg(11);
+        let mut informative = 0;
+        for _ in 0..300 {
+            let mut t = random_task(&mut rng, 6, 8);
+            t.goal_neg = std::mem::take(&mut t.goal);
+            for op in &mut t.operators {
+                if op.pre_neg.is_empty() && rng.below(2) == 0 {
+                    let f = rng.below(6) as FactId;
+                    if op.pre.binary_search(&f).is_err() {
+                        op.pre_neg.push(f);
+                    }
+                }
+            }
+            let mut hmax = RelaxationHeuristic::new(&t, Mode::Max);
+            let mut hadd = RelaxationHeuristic::new(&t, Mode::Add);
+            let mut hff = RelaxationHeuristic::new(&t, Mode::FF);
+            let mut lmcut = LmCut::new(&t);
+            for (s, perfect) in perfect_costs(&t) {
+                let s = s.bits();
+                let max = hmax.evaluate(s);
+                let cut = lmcut.evaluate(s);
+                assert_eq!(hadd.evaluate(s).is_some(), max.is_some());
+                assert_eq!(hff.evaluate(s).is_some(), max.is_some());
+                assert_eq!(cut.is_some(), max.is_some());
+                match (max, cut, perfect) {
+                    (Some(max), Some(cut), Some(perfect)) => {
+                        assert!(max <= cut && cut <= perfect, "{max} {cut} {perfect} {t:?}");
+                        informative += usize::from(cut > 0);
+                    }
+                    (None, _, perfect) => assert_eq!(perfect, None, "dead end with a plan: {t:?}"),
+                    _ => {}
+                }
+                if t.is_goal(s) {
+                    assert_eq!(max, Some(0));
+                }
+            }
+        }
+        assert!(informative > 200, "only {informative} states with LM-cut above 0");
     }
 }
