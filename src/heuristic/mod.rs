@@ -4,6 +4,7 @@
 //! relaxation engine ([`relax`]); LM-cut ([`lmcut`]) and pattern databases
 //! ([`pdb`]) are the stronger admissible ones.
 
+pub mod landmarks;
 pub mod perimeter;
 pub mod unary;
 
@@ -157,6 +158,7 @@ registry! {
     goalcount: GOAL_COUNT;
     relax: HMAX, HADD, HFF;
     lmcut: LM_CUT;
+    lmcount: LM_COUNT;
     pdb: PDB;
 }
 
