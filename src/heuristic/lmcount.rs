@@ -21,13 +21,17 @@
 //! that hold add one each, so h is 0 in no state that is not a goal. Every
 //! landmark counts 1 (unit costs), whatever the operator costs.
 //!
-//! Dead ends: a state is one when some false goal fact is unreachable in the
-//! delete relaxation. Checking the other landmarks adds nothing sound: a
-//! landmark found by backchaining is needed for the goal in the relaxation,
-//! so if a path never made it true and it is unreachable now, the goal is
-//! unreachable too; and a landmark counted as not reached may have been true
-//! earlier on the path (held back by a reasonable ordering), so its
-//! unreachability alone proves nothing.
+//! Dead ends, without an exploration of the relaxation per state (that costs
+//! as much as h_FF and made the search several times slower): a state is
+//! one when a landmark not reached, or a goal fact false now, has no
+//! achiever at all. When the preferred operators need the relaxed
+//! exploration anyway (below), a false goal fact it does not reach makes a
+//! dead end too. Unreachable landmarks other than goals add nothing sound:
+//! a landmark found by backchaining is needed for the goal in the
+//! relaxation, so if the path never made it true and it is unreachable now,
+//! the goal is unreachable too; and a landmark counted as not reached may
+//! have been true earlier on the path (held back by a reasonable ordering),
+//! so its unreachability alone proves nothing.
 //!
 //! Preferred operators: the applicable operators that achieve an
 //! *interesting* landmark, one not reached whose predecessors are all
@@ -192,28 +196,30 @@ impl LandmarkCount {
     fn estimate(&mut self, set: &[u64], state: &StateBits) -> Estimate {
         self.interesting.clear();
         self.needed_again.clear();
+        self.preferred.clear();
         let mut h = 0u64;
         for i in 0..self.graph.len() as LandmarkId {
+            let lm = &self.graph.landmarks()[i as usize];
             if !bit(set, i) {
+                if lm.achievers.is_empty() && !self.holds(i, state) {
+                    return None;
+                }
                 h += 1;
                 if self.graph.parents(i).all(|o| bit(set, o.from)) {
                     self.interesting.push(i);
                 }
             } else if !self.holds(i, state) && self.needed_again(set, i) {
+                if lm.is_goal && lm.achievers.is_empty() {
+                    return None;
+                }
                 h += 1;
                 self.needed_again.push(i);
             }
         }
         h += self.goal_neg.iter().filter(|&&f| state[f as usize]).count() as u64;
-
-        self.true_facts.clear();
-        for_each_true(state, |f| self.true_facts.push(f as FactId));
-        self.reach.run(&self.relaxed, self.true_facts.iter().copied(), |_| false);
-        if self.goal.iter().any(|&g| !self.reach.reached[g as usize]) {
-            self.preferred.clear();
+        if !self.collect_preferred(state) {
             return None;
         }
-        self.collect_preferred(state);
         Some(h)
     }
 
@@ -231,8 +237,9 @@ impl LandmarkCount {
             && !self.pre_neg[op as usize].iter().any(|&f| state[f as usize])
     }
 
-    fn collect_preferred(&mut self, state: &StateBits) {
-        self.preferred.clear();
+    /// Collects the preferred operators; false when the relaxed exploration
+    /// this needed proved the state a dead end.
+    fn collect_preferred(&mut self, state: &StateBits) -> bool {
         let targets = if self.interesting.is_empty() {
             std::mem::take(&mut self.needed_again)
         } else {
@@ -258,14 +265,22 @@ impl LandmarkCount {
                     }
                 }
             } else {
+                self.true_facts.clear();
+                for_each_true(state, |f| self.true_facts.push(f as FactId));
+                self.reach.run(&self.relaxed, self.true_facts.iter().copied(), |_| false);
+                if self.goal.iter().any(|&g| !self.reach.reached[g as usize]) {
+                    self.interesting = targets;
+                    return false;
+                }
                 self.relaxed_plan_to_nearest(&targets, state);
             }
         }
         self.interesting = targets;
+        true
     }
 
-    /// The applicable operators of a relaxed plan (from the last
-    /// exploration) to the first-reached fact of a target landmark.
+    /// The applicable operators of a relaxed plan (from the exploration just
+    /// run) to the first-reached fact of a target landmark.
     fn relaxed_plan_to_nearest(&mut self, targets: &[LandmarkId], state: &StateBits) {
         for &i in targets {
             self.is_target[i as usize] = true;

@@ -21,6 +21,7 @@
 //! plans, which is what lets the landmark-count heuristic accept a landmark
 //! only once the landmarks ordered before it were reached.
 
+mod dtg;
 mod orderings;
 pub mod reach;
 mod rhw;

@@ -19,7 +19,10 @@
 //!   grounded STRIPS task keeps). At most [`MAX_DISJUNCTION`] facts, none
 //!   true initially, none already part of another landmark;
 //! - a landmark that the same exploration does not reach cannot become true
-//!   before `L` has been: a natural ordering `L →nat` it.
+//!   before `L` has been: a natural ordering `L →nat` it;
+//! - a value that every path of a variable's transition graph passes through
+//!   on the way to a simple `L` is a landmark, naturally ordered before `L`
+//!   ([`super::dtg`]).
 //!
 //! New landmarks are processed the same way until none is left. A simple
 //! landmark found inside a known disjunctive one replaces it (the fact says
@@ -29,6 +32,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bitvec::prelude::*;
 
+use super::dtg::TransitionGraphs;
 use super::reach::RelaxedReach;
 use super::{Landmark, LandmarkId, MAX_DISJUNCTION, Ordering, OrderingKind};
 use crate::heuristic::unary::{NO_OP, RelaxedOpId, RelaxedTask};
@@ -57,6 +61,7 @@ struct Backchain<'a> {
     task: &'a Task,
     rt: RelaxedTask,
     reach: RelaxedReach,
+    transitions: TransitionGraphs,
     in_init: Vec<bool>,
     landmarks: Vec<Landmark>,
     /// Disjunctive landmarks replaced by a simple landmark inside them.
@@ -80,6 +85,7 @@ impl<'a> Backchain<'a> {
         }
         Backchain {
             task,
+            transitions: TransitionGraphs::new(task),
             reach: RelaxedReach::new(&rt),
             achieves: vec![false; rt.num_ops()],
             rt,
@@ -192,6 +198,12 @@ impl<'a> Backchain<'a> {
         let mut first_ops: Vec<OpId> = first.iter().map(|&o| self.rt.original(o)).collect();
         first_ops.dedup();
         self.landmarks[id as usize].first_achievers = first_ops;
+        if let [fact] = facts[..] {
+            for before in self.transitions.necessary_before(fact) {
+                let parent = self.simple(before);
+                self.order(parent, id, OrderingKind::Natural);
+            }
+        }
         if first.is_empty() {
             return; // not reachable at all: the task has no plan
         }

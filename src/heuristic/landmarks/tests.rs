@@ -179,3 +179,36 @@ fn a_goal_true_initially_is_a_landmark_without_first_achievers() {
     assert!(lm.is_goal && lm.true_initially && lm.first_achievers.is_empty());
     assert!(graph.orderings().is_empty());
 }
+
+#[test]
+fn a_chokepoint_of_a_transition_graph_is_a_landmark() {
+    // A truck drives A → B, from B to any of C1..C5, and from each of those
+    // to E. The drives into E share no precondition, and the disjunction of
+    // their sources is too large to keep; but every way to E passes B.
+    let mut b = TaskBuilder::new();
+    let drive = |b: &mut TaskBuilder, x: &str, y: &str| {
+        let (at_x, at_y) = (b.id("at", &["t", x]), b.id("at", &["t", y]));
+        b.op("drive", &["t", x, y], vec![at_x], vec![at_y], vec![at_x]);
+    };
+    drive(&mut b, "A", "B");
+    for c in ["C1", "C2", "C3", "C4", "C5"] {
+        drive(&mut b, "B", c);
+        drive(&mut b, c, "E");
+    }
+    let (a, e) = (b.id("at", &["t", "A"]), b.id("at", &["t", "E"]));
+    let task = b.build(vec![a], vec![e]);
+    let graph = LandmarkGraph::build(&task);
+    // (at t A) comes in as the precondition of the one drive to B.
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![strings(&["(at t A)"]), strings(&["(at t B)"]), strings(&["(at t E)"])]
+    );
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![
+            o("(at t A)", "(at t B)", OrderingKind::GreedyNecessary),
+            o("(at t B)", "(at t E)", OrderingKind::Natural),
+        ]
+    );
+}
