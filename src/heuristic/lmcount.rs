@@ -25,8 +25,9 @@
 //! as much as h_FF and made the search several times slower): a state is
 //! one when a landmark not reached, or a goal fact false now, has no
 //! achiever at all. When the preferred operators need the relaxed
-//! exploration anyway (below), a false goal fact it does not reach makes a
-//! dead end too. Unreachable landmarks other than goals add nothing sound:
+//! exploration anyway (below) and it runs to its end without reaching an
+//! interesting landmark, a false goal fact it does not reach makes a dead
+//! end too. Unreachable landmarks other than goals add nothing sound:
 //! a landmark found by backchaining is needed for the goal in the
 //! relaxation, so if the path never made it true and it is unreachable now,
 //! the goal is unreachable too; and a landmark counted as not reached may
@@ -39,7 +40,7 @@
 //! restriction), or, when every landmark is reached, one needed again.
 //! When none applies, the applicable operators of a relaxed plan to the
 //! nearest interesting landmark (the first the breadth-first relaxed
-//! exploration reaches); when no landmark is left but negative goals hold,
+//! exploration reaches; it stops there); when no landmark is left but negative goals hold,
 //! the applicable operators that delete one.
 
 use super::landmarks::reach::RelaxedReach;
@@ -264,36 +265,38 @@ impl LandmarkCount {
                         self.preferred.push(op);
                     }
                 }
-            } else {
-                self.true_facts.clear();
-                for_each_true(state, |f| self.true_facts.push(f as FactId));
-                self.reach.run(&self.relaxed, self.true_facts.iter().copied(), |_| false);
-                if self.goal.iter().any(|&g| !self.reach.reached[g as usize]) {
-                    self.interesting = targets;
-                    return false;
-                }
-                self.relaxed_plan_to_nearest(&targets, state);
+            } else if !self.relaxed_plan_to_nearest(&targets, state) {
+                self.interesting = targets;
+                return false;
             }
         }
         self.interesting = targets;
         true
     }
 
-    /// The applicable operators of a relaxed plan (from the exploration just
-    /// run) to the first-reached fact of a target landmark.
-    fn relaxed_plan_to_nearest(&mut self, targets: &[LandmarkId], state: &StateBits) {
+    /// Prefers the applicable operators of a relaxed plan to the target
+    /// landmark fact that a breadth-first relaxed exploration reaches first
+    /// (it stops there). False when no target is reached and neither is
+    /// some goal fact: the state is a dead end.
+    fn relaxed_plan_to_nearest(&mut self, targets: &[LandmarkId], state: &StateBits) -> bool {
         for &i in targets {
             self.is_target[i as usize] = true;
         }
-        let nearest = self.reach.order.iter().copied().find(|&f| {
-            self.reach.supporter[f as usize] != NO_OP
-                && self.graph.landmark_of(f).is_some_and(|l| self.is_target[l as usize])
-        });
+        self.true_facts.clear();
+        for_each_true(state, |f| self.true_facts.push(f as FactId));
+        let (graph, is_target) = (&self.graph, &self.is_target);
+        let nearest = self.reach.run_until(
+            &self.relaxed,
+            self.true_facts.iter().copied(),
+            &[],
+            |f| graph.landmark_of(f).is_some_and(|l| is_target[l as usize]),
+        );
         for &i in targets {
             self.is_target[i as usize] = false;
         }
         let Some(nearest) = nearest else {
-            return;
+            // The exploration went to its end.
+            return self.goal.iter().all(|&g| self.reach.reached[g as usize]);
         };
         let mut plan: Vec<RelaxedOpId> = Vec::new();
         self.stack.clear();
@@ -316,6 +319,7 @@ impl LandmarkCount {
         }
         self.preferred.sort_unstable();
         self.preferred.dedup();
+        true
     }
 }
 

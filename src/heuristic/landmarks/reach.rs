@@ -24,6 +24,8 @@ pub struct RelaxedReach {
     /// The reached facts in the order they were reached (start facts first).
     pub order: Vec<FactId>,
     unsatisfied: Vec<u32>,
+    /// Per operator, its number of preconditions: `unsatisfied` before a run.
+    pre_count: Vec<u32>,
 }
 
 impl RelaxedReach {
@@ -33,26 +35,37 @@ impl RelaxedReach {
             supporter: vec![NO_OP; rt.num_facts()],
             order: Vec::with_capacity(rt.num_facts()),
             unsatisfied: vec![0; rt.num_ops()],
+            pre_count: (0..rt.num_ops() as RelaxedOpId)
+                .map(|o| rt.pre(o).len() as u32)
+                .collect(),
         }
     }
 
     /// Explores from `start` (task facts; the artificial true fact is added)
-    /// with every operator except those for which `excluded` holds.
-    pub fn run(
+    /// with every operator except the `excluded` ones.
+    pub fn run(&mut self, rt: &RelaxedTask, start: impl IntoIterator<Item = FactId>, excluded: &[RelaxedOpId]) {
+        self.run_until(rt, start, excluded, |_| false);
+    }
+
+    /// Like [`run`](Self::run), but stops at the first fact newly reached
+    /// (not a start fact) for which `stop` holds, and returns it; `None`
+    /// when the exploration went to its end.
+    pub fn run_until(
         &mut self,
         rt: &RelaxedTask,
         start: impl IntoIterator<Item = FactId>,
-        excluded: impl Fn(RelaxedOpId) -> bool,
-    ) {
-        self.reached.fill(false);
-        self.supporter.fill(NO_OP);
+        excluded: &[RelaxedOpId],
+        stop: impl Fn(FactId) -> bool,
+    ) -> Option<FactId> {
+        // Only the facts of the last run are marked: unmark just those.
+        for &f in &self.order {
+            self.reached[f as usize] = false;
+            self.supporter[f as usize] = NO_OP;
+        }
         self.order.clear();
-        for (o, unsatisfied) in self.unsatisfied.iter_mut().enumerate() {
-            *unsatisfied = if excluded(o as RelaxedOpId) {
-                u32::MAX // never reaches zero
-            } else {
-                rt.pre(o as RelaxedOpId).len() as u32
-            };
+        self.unsatisfied.copy_from_slice(&self.pre_count);
+        for &o in excluded {
+            self.unsatisfied[o as usize] = u32::MAX; // never reaches zero
         }
         for f in start.into_iter().chain(std::iter::once(rt.true_fact)) {
             if !self.reached[f as usize] {
@@ -79,10 +92,14 @@ impl RelaxedReach {
                         self.reached[e as usize] = true;
                         self.supporter[e as usize] = o;
                         self.order.push(e);
+                        if stop(e) {
+                            return Some(e);
+                        }
                     }
                 }
             }
         }
+        None
     }
 
     /// True when every precondition of `o` was reached.
@@ -107,16 +124,19 @@ mod tests {
         let t = task(4, &ops, &[0], &[2], &[]);
         let rt = RelaxedTask::new(&t);
         let mut r = RelaxedReach::new(&rt);
-        r.run(&rt, [0], |_| false);
+        r.run(&rt, [0], &[]);
         assert_eq!(&r.reached[..4], &[true, true, true, false]);
         // c is reached first by op2 (a is expanded before b).
         assert_eq!(rt.original(r.supporter[2]), 2);
         // Without the achievers of b, c is still reached through op2.
-        r.run(&rt, [0], |o| rt.original(o) == 0);
+        r.run(&rt, [0], &[0]);
         assert_eq!(&r.reached[..4], &[true, false, true, false]);
         // Without the achievers of c, nothing reaches c.
-        r.run(&rt, [0], |o| rt.effects(o).contains(&2));
+        r.run(&rt, [0], rt.achievers(2));
         assert_eq!(&r.reached[..4], &[true, true, false, false]);
         assert!(r.fires(&rt, 1) && !r.reached[2]);
+        // Stopping at b leaves c unreached.
+        assert_eq!(r.run_until(&rt, [0], &[], |f| f == 1), Some(1));
+        assert!(r.reached[1] && !r.reached[2]);
     }
 }

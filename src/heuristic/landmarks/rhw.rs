@@ -72,8 +72,6 @@ struct Backchain<'a> {
     /// Per landmark expanded: the task facts reached without its achievers.
     reached_without: Vec<Option<BitVec<u64>>>,
     queue: VecDeque<LandmarkId>,
-    /// Scratch: relaxed operators that achieve the landmark being expanded.
-    achieves: Vec<bool>,
 }
 
 impl<'a> Backchain<'a> {
@@ -87,7 +85,6 @@ impl<'a> Backchain<'a> {
             task,
             transitions: TransitionGraphs::new(task),
             reach: RelaxedReach::new(&rt),
-            achieves: vec![false; rt.num_ops()],
             rt,
             in_init,
             landmarks: Vec::new(),
@@ -178,15 +175,7 @@ impl<'a> Backchain<'a> {
         }
         let facts = lm.facts.clone();
         let achievers: Vec<RelaxedOpId> = self.relaxed_achievers(&facts).collect();
-        for &o in &achievers {
-            self.achieves[o as usize] = true;
-        }
-        let achieves = &self.achieves;
-        self.reach
-            .run(&self.rt, self.task.init.iter().copied(), |o| achieves[o as usize]);
-        for &o in &achievers {
-            self.achieves[o as usize] = false;
-        }
+        self.reach.run(&self.rt, self.task.init.iter().copied(), &achievers);
         self.reached_without[id as usize] = Some(self.reach.reached[..self.task.num_facts()].iter().collect());
 
         let mut first: Vec<RelaxedOpId> = achievers
