@@ -85,6 +85,7 @@ pub struct LandmarkCount {
     interesting: Vec<LandmarkId>,
     needed_again: Vec<LandmarkId>,
     is_target: Vec<bool>,
+    /// Marks on operators (task or relaxed ones), cleared after each use.
     op_marked: Vec<bool>,
     stack: Vec<FactId>,
     preferred: Vec<OpId>,
@@ -96,11 +97,7 @@ fn bit(set: &[u64], i: LandmarkId) -> bool {
 
 impl LandmarkCount {
     pub fn new(task: &Task) -> Self {
-        LandmarkCount::with_graph(task, LandmarkGraph::build(task))
-    }
-
-    /// The heuristic over a given landmark graph of `task`.
-    pub fn with_graph(task: &Task, graph: LandmarkGraph) -> Self {
+        let graph = LandmarkGraph::build(task);
         let relaxed = RelaxedTask::new(task);
         let words = graph.len().div_ceil(64).max(1);
         let neg_goal_deleters = (0..task.num_operators() as OpId)
