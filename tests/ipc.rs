@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use corvus::heuristic::{HeuristicKind, blind, lmcut, relax};
+use corvus::heuristic::{HeuristicKind, blind, lmcount, lmcut, relax};
 use corvus::planner::{self, Config, Options, Status};
 use corvus::search::{Limits, Strategy};
 
@@ -182,6 +182,43 @@ fn first_problems_of_every_domain_are_solved_with_valid_plans() {
         }
     }
     assert!(solved.len() >= 20, "solved only {solved:?}");
+}
+
+/// Greedy best-first search guided by the landmark count alone (its
+/// preferred operators on): the first two problems of every vendored domain
+/// are solved, and a plan found in a shared domain within 5 s is valid.
+#[test]
+fn gbfs_with_landmark_count_finds_valid_plans() {
+    let vendored = vendored_domains();
+    let mut solved = 0;
+    for root in corpora() {
+        for (domain, problems) in domains(&root) {
+            let must_solve = domain
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| vendored.iter().any(|v| v == n));
+            for problem in problems.iter().take(2) {
+                if load_supported(&domain, problem).is_none() {
+                    break;
+                }
+                let mut options = gbfs_hff(if must_solve { 60 } else { 5 });
+                options.config = Config::new(Strategy::Greedy, &lmcount::LM_COUNT);
+                let report = planner::solve_files(&domain, problem, &options)
+                    .unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+                if !must_solve && report.status == Status::OutOfTime {
+                    eprintln!("note: lmcount did not solve {} within 5 s", problem.display());
+                    continue;
+                }
+                assert_eq!(report.status, Status::Solved, "{}", problem.display());
+                let found = report.plan.expect("a solved report has a plan");
+                let (d, p) = corvus::pddl::load(&domain, problem).expect("loads");
+                let reread = corvus::plan::parse_plan(&found.to_ipc(), "written plan").expect("plan file parses");
+                corvus::plan::validate(&d, &p, &reread).expect("the plan is valid");
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved >= 20, "solved only {solved}");
 }
 
 fn optimal_length(domain: &Path, problem: &Path, heuristic: &'static HeuristicKind) -> usize {

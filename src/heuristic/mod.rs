@@ -5,6 +5,7 @@
 //! ([`pdb`]) are the stronger admissible ones.
 
 pub mod cost_type;
+pub mod landmarks;
 pub mod perimeter;
 pub mod unary;
 
@@ -167,6 +168,7 @@ registry! {
     goalcount: GOAL_COUNT;
     relax: HMAX, HADD, HFF;
     lmcut: LM_CUT;
+    lmcount: LM_COUNT;
     pdb: PDB;
 }
 

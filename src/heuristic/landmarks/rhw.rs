@@ -1,0 +1,294 @@
+//! Finding landmarks by backchaining from the goals through the relaxed
+//! planning graph (Hoffmann, Porteous and Sebastia 2004; Richter, Helmert
+//! and Westphal 2008), with the greedy-necessary and natural orderings that
+//! the search finds on the way.
+//!
+//! Every goal fact is a landmark. For a landmark `L` not true initially,
+//! explore the relaxation from the initial state without the operators that
+//! achieve `L`. An achiever of `L` whose preconditions are all reached there
+//! is a possible *first achiever*: on any path from the initial state, the
+//! operator that first makes `L` true is applied where `L` has never held,
+//! so only through operators that do not achieve `L`, and its preconditions
+//! are reachable without them. Hence:
+//!
+//! - a fact every first achiever requires is a landmark, greedy-necessarily
+//!   ordered before `L` (it holds right before `L` first becomes true);
+//! - when every first achiever requires some fact of one predicate, the
+//!   disjunction of those facts is a landmark, ordered the same way (as RHW
+//!   do with their variables; the predicate is the lifted structure a
+//!   grounded STRIPS task keeps). At most [`MAX_DISJUNCTION`] facts, none
+//!   true initially, none already part of another landmark;
+//! - a landmark that the same exploration does not reach cannot become true
+//!   before `L` has been: a natural ordering `L →nat` it;
+//! - a value that every path of a variable's transition graph passes through
+//!   on the way to a simple `L` is a landmark, naturally ordered before `L`
+//!   ([`super::dtg`]).
+//!
+//! New landmarks are processed the same way until none is left. A simple
+//! landmark found inside a known disjunctive one replaces it (the fact says
+//! more than the disjunction); the disjunction's orderings go with it.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use bitvec::prelude::*;
+
+use super::dtg::TransitionGraphs;
+use super::reach::RelaxedReach;
+use super::{Landmark, LandmarkId, MAX_DISJUNCTION, Ordering, OrderingKind};
+use crate::heuristic::unary::{NO_OP, RelaxedOpId, RelaxedTask};
+use crate::task::{FactId, OpId, Task};
+
+/// The landmarks and the greedy-necessary and natural orderings among them
+/// (at most one per pair, the strongest).
+pub struct Found {
+    pub landmarks: Vec<Landmark>,
+    pub orderings: Vec<Ordering>,
+}
+
+pub fn find(task: &Task) -> Found {
+    let mut search = Backchain::new(task);
+    for &g in &task.goal {
+        search.simple(g);
+    }
+    while let Some(id) = search.queue.pop_front() {
+        search.expand(id);
+    }
+    search.natural_orderings();
+    search.finish()
+}
+
+struct Backchain<'a> {
+    task: &'a Task,
+    rt: RelaxedTask,
+    reach: RelaxedReach,
+    transitions: TransitionGraphs,
+    in_init: Vec<bool>,
+    landmarks: Vec<Landmark>,
+    /// Disjunctive landmarks replaced by a simple landmark inside them.
+    removed: Vec<bool>,
+    /// Per task fact, the (live) landmark containing it.
+    landmark_of: Vec<Option<LandmarkId>>,
+    orderings: HashMap<(LandmarkId, LandmarkId), OrderingKind>,
+    /// Per landmark expanded: the task facts reached without its achievers.
+    reached_without: Vec<Option<BitVec<u64>>>,
+    queue: VecDeque<LandmarkId>,
+}
+
+impl<'a> Backchain<'a> {
+    fn new(task: &'a Task) -> Self {
+        let rt = RelaxedTask::new(task);
+        let mut in_init = vec![false; task.num_facts()];
+        for &f in &task.init {
+            in_init[f as usize] = true;
+        }
+        Backchain {
+            task,
+            transitions: TransitionGraphs::new(task),
+            reach: RelaxedReach::new(&rt),
+            rt,
+            in_init,
+            landmarks: Vec::new(),
+            removed: Vec::new(),
+            landmark_of: vec![None; task.num_facts()],
+            orderings: HashMap::new(),
+            reached_without: Vec::new(),
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// Relaxed operators that add one of `facts` (not the goal operator).
+    fn relaxed_achievers<'b>(&'b self, facts: &'b [FactId]) -> impl Iterator<Item = RelaxedOpId> + 'b {
+        facts
+            .iter()
+            .flat_map(|&f| self.rt.achievers(f).iter().copied())
+            .filter(|&o| self.rt.original(o) != NO_OP)
+    }
+
+    /// Adds a landmark for these (sorted) facts and queues it.
+    fn add(&mut self, facts: Vec<FactId>) -> LandmarkId {
+        let id = self.landmarks.len() as LandmarkId;
+        let mut achievers: Vec<OpId> = self.relaxed_achievers(&facts).map(|o| self.rt.original(o)).collect();
+        achievers.sort_unstable();
+        achievers.dedup();
+        for &f in &facts {
+            self.landmark_of[f as usize] = Some(id);
+        }
+        self.landmarks.push(Landmark {
+            is_goal: facts.len() == 1 && self.task.goal.binary_search(&facts[0]).is_ok(),
+            true_initially: facts.iter().any(|&f| self.in_init[f as usize]),
+            facts,
+            achievers,
+            first_achievers: Vec::new(),
+        });
+        self.removed.push(false);
+        self.reached_without.push(None);
+        self.queue.push_back(id);
+        id
+    }
+
+    /// The simple landmark of `fact`, added if new; it replaces a disjunctive
+    /// landmark that contains the fact.
+    fn simple(&mut self, fact: FactId) -> LandmarkId {
+        if let Some(id) = self.landmark_of[fact as usize] {
+            if !self.landmarks[id as usize].is_disjunctive() {
+                return id;
+            }
+            self.removed[id as usize] = true;
+            for &f in &self.landmarks[id as usize].facts {
+                self.landmark_of[f as usize] = None;
+            }
+        }
+        self.add(vec![fact])
+    }
+
+    /// The disjunctive landmark of these facts: `None` when it is not worth
+    /// having (a fact true initially, or overlapping another landmark
+    /// without being it).
+    fn disjunctive(&mut self, facts: Vec<FactId>) -> Option<LandmarkId> {
+        if facts.len() < 2 || facts.len() > MAX_DISJUNCTION || facts.iter().any(|&f| self.in_init[f as usize]) {
+            return None;
+        }
+        match self.landmark_of[facts[0] as usize] {
+            Some(id) if self.landmarks[id as usize].facts == facts => return Some(id),
+            _ => {}
+        }
+        if facts.iter().any(|&f| self.landmark_of[f as usize].is_some()) {
+            return None;
+        }
+        Some(self.add(facts))
+    }
+
+    fn order(&mut self, from: LandmarkId, to: LandmarkId, kind: OrderingKind) {
+        if from == to {
+            return;
+        }
+        let entry = self.orderings.entry((from, to)).or_insert(kind);
+        *entry = (*entry).max(kind);
+    }
+
+    /// Finds the first achievers of landmark `id` and the landmarks they
+    /// imply.
+    fn expand(&mut self, id: LandmarkId) {
+        let lm = &self.landmarks[id as usize];
+        if self.removed[id as usize] || lm.true_initially {
+            return;
+        }
+        let facts = lm.facts.clone();
+        let achievers: Vec<RelaxedOpId> = self.relaxed_achievers(&facts).collect();
+        self.reach.run(&self.rt, self.task.init.iter().copied(), &achievers);
+        self.reached_without[id as usize] = Some(self.reach.reached[..self.task.num_facts()].iter().collect());
+
+        let mut first: Vec<RelaxedOpId> = achievers
+            .into_iter()
+            .filter(|&o| self.reach.fires(&self.rt, o))
+            .collect();
+        first.sort_unstable();
+        first.dedup();
+        let mut first_ops: Vec<OpId> = first.iter().map(|&o| self.rt.original(o)).collect();
+        first_ops.dedup();
+        self.landmarks[id as usize].first_achievers = first_ops;
+        if let [fact] = facts[..] {
+            for before in self.transitions.necessary_before(fact) {
+                let parent = self.simple(before);
+                self.order(parent, id, OrderingKind::Natural);
+            }
+        }
+        if first.is_empty() {
+            return; // not reachable at all: the task has no plan
+        }
+
+        // Preconditions shared by every first achiever.
+        let true_fact = self.rt.true_fact;
+        let mut shared: Vec<FactId> = self.rt.pre(first[0]).to_vec();
+        for &o in &first[1..] {
+            let pre = self.rt.pre(o);
+            shared.retain(|f| pre.contains(f));
+        }
+        shared.retain(|&f| f != true_fact);
+        for &p in &shared {
+            let parent = self.simple(p);
+            self.order(parent, id, OrderingKind::GreedyNecessary);
+        }
+
+        // Per predicate, the other preconditions of its facts, when every
+        // first achiever has one.
+        let mut by_predicate: BTreeMap<&str, (usize, Vec<FactId>)> = BTreeMap::new();
+        for &o in &first {
+            let mut seen: Vec<&str> = Vec::new();
+            for &p in self.rt.pre(o) {
+                if p == true_fact || shared.contains(&p) {
+                    continue;
+                }
+                let predicate = self.task.facts[p as usize].predicate.as_str();
+                let entry = by_predicate.entry(predicate).or_default();
+                if !seen.contains(&predicate) {
+                    seen.push(predicate);
+                    entry.0 += 1;
+                }
+                entry.1.push(p);
+            }
+        }
+        let candidates: Vec<Vec<FactId>> = by_predicate
+            .into_values()
+            .filter(|(count, _)| *count == first.len())
+            .map(|(_, mut facts)| {
+                facts.sort_unstable();
+                facts.dedup();
+                facts
+            })
+            .collect();
+        for facts in candidates {
+            if let Some(parent) = self.disjunctive(facts) {
+                self.order(parent, id, OrderingKind::GreedyNecessary);
+            }
+        }
+    }
+
+    /// `L →nat M` for every landmark `M` (not true initially) that the
+    /// relaxation does not reach without the achievers of `L`.
+    fn natural_orderings(&mut self) {
+        for l in 0..self.landmarks.len() {
+            let Some(reached) = self.reached_without[l].take() else {
+                continue;
+            };
+            if self.removed[l] {
+                continue;
+            }
+            for m in 0..self.landmarks.len() {
+                let lm = &self.landmarks[m];
+                if m == l || self.removed[m] || lm.true_initially {
+                    continue;
+                }
+                if lm.facts.iter().all(|&f| !reached[f as usize]) {
+                    self.order(l as LandmarkId, m as LandmarkId, OrderingKind::Natural);
+                }
+            }
+        }
+    }
+
+    /// The live landmarks, renumbered densely, and their orderings.
+    fn finish(self) -> Found {
+        let mut new_id = vec![LandmarkId::MAX; self.landmarks.len()];
+        let mut landmarks = Vec::new();
+        for (i, lm) in self.landmarks.into_iter().enumerate() {
+            if !self.removed[i] {
+                new_id[i] = landmarks.len() as LandmarkId;
+                landmarks.push(lm);
+            }
+        }
+        let mut orderings: Vec<Ordering> = self
+            .orderings
+            .into_iter()
+            .filter(|((from, to), _)| {
+                new_id[*from as usize] != LandmarkId::MAX && new_id[*to as usize] != LandmarkId::MAX
+            })
+            .map(|((from, to), kind)| Ordering {
+                from: new_id[from as usize],
+                to: new_id[to as usize],
+                kind,
+            })
+            .collect();
+        orderings.sort_by_key(|o| (o.from, o.to));
+        Found { landmarks, orderings }
+    }
+}

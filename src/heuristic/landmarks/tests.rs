@@ -1,0 +1,214 @@
+//! The landmark graphs of small logistics tasks, written down by hand.
+
+use super::*;
+use crate::task::invariants::tests::TaskBuilder;
+
+const LOCATIONS: [&str; 3] = ["A", "B", "C"];
+
+/// Trucks drive between locations A, B and C (all connected) and carry one
+/// package `p` from `B` to `C`; `trucks` are (name, start location).
+pub(crate) fn logistics(trucks: &[(&str, &str)]) -> Task {
+    let mut b = TaskBuilder::new();
+    for &(t, _) in trucks {
+        for x in LOCATIONS {
+            for y in LOCATIONS.iter().filter(|&&y| y != x) {
+                let (at_x, at_y) = (b.id("at", &[t, x]), b.id("at", &[t, y]));
+                b.op("drive", &[t, x, y], vec![at_x], vec![at_y], vec![at_x]);
+            }
+        }
+        for x in LOCATIONS {
+            let (truck_at, p_at, p_in) = (b.id("at", &[t, x]), b.id("at", &["p", x]), b.id("in", &["p", t]));
+            b.op("load", &[t, x], vec![truck_at, p_at], vec![p_in], vec![p_at]);
+            b.op("unload", &[t, x], vec![truck_at, p_in], vec![p_at], vec![p_in]);
+        }
+    }
+    let mut init: Vec<FactId> = trucks.iter().map(|&(t, l)| b.id("at", &[t, l])).collect();
+    init.push(b.id("at", &["p", "B"]));
+    let goal = vec![b.id("at", &["p", "C"])];
+    b.build(init, goal)
+}
+
+/// The id of the fact printed as `name`.
+pub(crate) fn fact(task: &Task, name: &str) -> FactId {
+    task.facts
+        .iter()
+        .position(|f| f.to_string() == name)
+        .expect("fact exists") as FactId
+}
+
+/// The landmarks as sorted lists of fact names, each list sorted.
+fn landmark_names(task: &Task, graph: &LandmarkGraph) -> Vec<Vec<String>> {
+    let mut all: Vec<Vec<String>> = graph
+        .landmarks()
+        .iter()
+        .map(|lm| {
+            let mut names: Vec<String> = lm.facts.iter().map(|&f| task.facts[f as usize].to_string()).collect();
+            names.sort();
+            names
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// The orderings as (from, to, kind), landmarks named by their first fact.
+fn ordering_names(task: &Task, graph: &LandmarkGraph) -> Vec<(String, String, OrderingKind)> {
+    let name = |id: LandmarkId| task.facts[graph.landmarks()[id as usize].facts[0] as usize].to_string();
+    let mut all: Vec<_> = graph
+        .orderings()
+        .iter()
+        .map(|o| (name(o.from), name(o.to), o.kind))
+        .collect();
+    all.sort();
+    all
+}
+
+fn strings(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn one_truck_the_landmarks_and_orderings_written_down_by_hand() {
+    // The truck starts at A; the package waits at B and must go to C.
+    let task = logistics(&[("t", "A")]);
+    let graph = LandmarkGraph::build(&task);
+    // The goal; the truck at C and the package in it (needed by the one
+    // unload at C); the truck at B and the package at B (needed by the only
+    // load that can come first, the one at B). The truck's drives to C or B
+    // share no precondition, and the disjunctions of their starting points
+    // contain the truck's initial location, so they give no landmark.
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![
+            strings(&["(at p B)"]),
+            strings(&["(at p C)"]),
+            strings(&["(at t B)"]),
+            strings(&["(at t C)"]),
+            strings(&["(in p t)"]),
+        ]
+    );
+    use OrderingKind::*;
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![
+            // Loading at B needs the package and the truck there.
+            o("(at p B)", "(in p t)", GreedyNecessary),
+            // Without driving to B the package never gets anywhere.
+            o("(at t B)", "(at p C)", Natural),
+            // Driving to C moves the truck away from B, where it must be for the load.
+            o("(at t B)", "(at t C)", Reasonable),
+            o("(at t B)", "(in p t)", GreedyNecessary),
+            // Unloading at C needs the truck there and the package in it.
+            o("(at t C)", "(at p C)", GreedyNecessary),
+            o("(in p t)", "(at p C)", GreedyNecessary),
+            // The truck is at B right before the load, so driving to C
+            // before loading means driving to C again.
+            o("(in p t)", "(at t C)", Reasonable),
+        ]
+    );
+    let goal = graph.landmark_of(task.goal[0]).expect("the goal is a landmark");
+    assert!(graph.landmarks()[goal as usize].is_goal);
+    let in_truck = &graph.landmarks()[graph.landmark_of(fact(&task, "(in p t)")).expect("a landmark") as usize];
+    // Only the load at B can put the package in the truck first.
+    let first: Vec<String> = in_truck
+        .first_achievers
+        .iter()
+        .map(|&op| task.operators[op as usize].name())
+        .collect();
+    assert_eq!(first, strings(&["(load t B)"]));
+    assert_eq!(in_truck.achievers.len(), 3);
+}
+
+#[test]
+fn two_trucks_give_disjunctive_landmarks() {
+    // Truck t1 starts at A, t2 at C. Either truck can do the job, so the
+    // package must be in one of them, and one of them must come to B.
+    let task = logistics(&[("t1", "A"), ("t2", "C")]);
+    let graph = LandmarkGraph::build(&task);
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![
+            strings(&["(at p B)"]),
+            strings(&["(at p C)"]),
+            strings(&["(at t1 B)", "(at t2 B)"]),
+            strings(&["(in p t1)", "(in p t2)"]),
+        ]
+    );
+    use OrderingKind::*;
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![
+            o("(at p B)", "(in p t1)", GreedyNecessary),
+            o("(at t1 B)", "(at p C)", Natural),
+            o("(at t1 B)", "(in p t1)", GreedyNecessary),
+            o("(in p t1)", "(at p C)", GreedyNecessary),
+        ]
+    );
+    // The trucks' positions at C are no landmark: t2 is there already.
+    assert!(graph.landmarks().iter().all(|lm| lm.facts.len() <= MAX_DISJUNCTION));
+}
+
+#[test]
+fn cycles_are_broken_by_dropping_the_weakest_ordering() {
+    use OrderingKind::*;
+    let o = |from, to, kind| Ordering { from, to, kind };
+    // 0 →gn 1 →nat 2 →r 0 and 2 →r 1: both reasonable ones close a cycle.
+    let (kept, dropped) = orderings::without_cycles(
+        3,
+        vec![
+            o(2, 0, Reasonable),
+            o(0, 1, GreedyNecessary),
+            o(1, 2, Natural),
+            o(2, 1, Reasonable),
+        ],
+    );
+    assert_eq!(dropped, 2);
+    assert_eq!(kept, vec![o(0, 1, GreedyNecessary), o(1, 2, Natural)]);
+}
+
+#[test]
+fn a_goal_true_initially_is_a_landmark_without_first_achievers() {
+    let mut task = logistics(&[("t", "A")]);
+    let p_at_b = task.init[task.init.len() - 1];
+    task.goal = vec![p_at_b];
+    let graph = LandmarkGraph::build(&task);
+    assert_eq!(graph.len(), 1);
+    let lm = &graph.landmarks()[0];
+    assert!(lm.is_goal && lm.true_initially && lm.first_achievers.is_empty());
+    assert!(graph.orderings().is_empty());
+}
+
+#[test]
+fn a_chokepoint_of_a_transition_graph_is_a_landmark() {
+    // A truck drives A → B, from B to any of C1..C5, and from each of those
+    // to E. The drives into E share no precondition, and the disjunction of
+    // their sources is too large to keep; but every way to E passes B.
+    let mut b = TaskBuilder::new();
+    let drive = |b: &mut TaskBuilder, x: &str, y: &str| {
+        let (at_x, at_y) = (b.id("at", &["t", x]), b.id("at", &["t", y]));
+        b.op("drive", &["t", x, y], vec![at_x], vec![at_y], vec![at_x]);
+    };
+    drive(&mut b, "A", "B");
+    for c in ["C1", "C2", "C3", "C4", "C5"] {
+        drive(&mut b, "B", c);
+        drive(&mut b, c, "E");
+    }
+    let (a, e) = (b.id("at", &["t", "A"]), b.id("at", &["t", "E"]));
+    let task = b.build(vec![a], vec![e]);
+    let graph = LandmarkGraph::build(&task);
+    // (at t A) comes in as the precondition of the one drive to B.
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![strings(&["(at t A)"]), strings(&["(at t B)"]), strings(&["(at t E)"])]
+    );
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![
+            o("(at t A)", "(at t B)", OrderingKind::GreedyNecessary),
+            o("(at t B)", "(at t E)", OrderingKind::Natural),
+        ]
+    );
+}

@@ -1,0 +1,260 @@
+//! Landmark-count values on small tasks, computed by hand, and its
+//! properties on every reachable state of small and random tasks.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::*;
+use crate::heuristic::landmarks::tests::{fact, logistics};
+use crate::task::state::StateBuf;
+use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, task};
+
+/// Plays the search's part: registers states, notifies the heuristic of
+/// every transition and evaluates nodes.
+struct Walk<'t> {
+    task: &'t Task,
+    h: LandmarkCount,
+    ids: HashMap<StateBuf, StateId>,
+    state: StateBuf,
+    id: StateId,
+}
+
+impl<'t> Walk<'t> {
+    fn new(task: &'t Task) -> Self {
+        let mut h = LandmarkCount::new(task);
+        let state = task.initial_state();
+        h.notify_initial(0, state.bits());
+        let ids = HashMap::from([(state.clone(), 0)]);
+        Walk { task, h, ids, state, id: 0 }
+    }
+
+    fn op(&self, name: &str) -> OpId {
+        self.task.operators.iter().position(|o| o.name() == name).expect("operator exists") as OpId
+    }
+
+    /// Applies the operator named `name` and moves to the successor.
+    fn step(&mut self, name: &str) -> &mut Self {
+        let op = self.op(name);
+        let o = &self.task.operators[op as usize];
+        assert!(o.is_applicable(self.state.bits()), "{name} applies");
+        let mut next = self.state.clone();
+        o.apply_into(self.state.bits(), next.bits_mut());
+        let fresh = self.ids.len() as StateId;
+        let id = *self.ids.entry(next.clone()).or_insert(fresh);
+        self.h.notify_transition(self.id, self.state.bits(), op, id, next.bits());
+        self.state = next;
+        self.id = id;
+        self
+    }
+
+    fn back_to_start(&mut self) -> &mut Self {
+        self.state = self.task.initial_state();
+        self.id = 0;
+        self
+    }
+
+    fn h(&mut self) -> Estimate {
+        self.h.evaluate_node(self.id, self.state.bits())
+    }
+
+    fn preferred(&mut self) -> Vec<String> {
+        self.h();
+        let mut names: Vec<String> = self
+            .h
+            .preferred_operators()
+            .iter()
+            .map(|&o| self.task.operators[o as usize].name())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The reached landmarks of the current state, by their first fact.
+    fn reached(&self) -> Vec<String> {
+        let graph = self.h.graph();
+        let mut names: Vec<String> = self
+            .h
+            .reached_of(self.id)
+            .expect("notified")
+            .iter()
+            .map(|&l| self.task.facts[graph.landmarks()[l as usize].facts[0] as usize].to_string())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+#[test]
+fn one_truck_counts_down_along_the_plan() {
+    // Landmarks: (at p B) (true initially), (at t B), (in p t), (at t C),
+    // (at p C); see the landmark graph's tests for the orderings.
+    let task = logistics(&[("t", "A")]);
+    let mut walk = Walk::new(&task);
+    assert_eq!(walk.h(), Some(4));
+    // Driving to B is the only move that reaches a landmark whose
+    // predecessors are reached; driving to C first is reasonably ordered
+    // after both the truck at B and the package in it.
+    assert_eq!(walk.preferred(), vec!["(drive t A B)"]);
+    assert_eq!(walk.step("(drive t A B)").h(), Some(3));
+    assert_eq!(walk.preferred(), vec!["(load t B)"]);
+    assert_eq!(walk.step("(load t B)").h(), Some(2));
+    // (at p B) and (at t B) are false now but nothing not yet reached needs
+    // them right before it: not needed again.
+    assert_eq!(walk.preferred(), vec!["(drive t B C)"]);
+    assert_eq!(walk.step("(drive t B C)").h(), Some(1));
+    assert_eq!(walk.preferred(), vec!["(unload t C)"]);
+    assert_eq!(walk.step("(unload t C)").h(), Some(0));
+    assert!(task.is_goal(walk.state.bits()));
+    assert!(walk.preferred().is_empty());
+}
+
+#[test]
+fn a_landmark_reached_too_early_is_not_counted_until_its_predecessors_are() {
+    let task = logistics(&[("t", "A")]);
+    let mut walk = Walk::new(&task);
+    // The truck at C before it was at B: (at t C) holds but is not reached.
+    assert_eq!(walk.step("(drive t A C)").h(), Some(4));
+    assert_eq!(walk.reached(), vec!["(at p B)"]);
+    assert_eq!(walk.step("(drive t C B)").h(), Some(3));
+    assert_eq!(walk.step("(load t B)").h(), Some(2));
+    assert_eq!(walk.step("(drive t B C)").h(), Some(1));
+    assert_eq!(walk.step("(unload t C)").h(), Some(0));
+}
+
+#[test]
+fn a_landmark_needed_again_counts() {
+    let task = logistics(&[("t", "A")]);
+    let mut walk = Walk::new(&task);
+    walk.step("(drive t A B)").step("(load t B)").step("(drive t B C)");
+    // Back at A with the package unloaded there: (in p t) and (at t C) were
+    // reached, are false now and must hold right before (at p C), which is
+    // not reached: 1 + 2.
+    assert_eq!(walk.step("(drive t C A)").step("(unload t A)").h(), Some(3));
+    // No applicable operator achieves (at p C): the relaxed plan to it
+    // loads at A and drives to C.
+    assert_eq!(walk.preferred(), vec!["(drive t A C)", "(load t A)"]);
+}
+
+#[test]
+fn a_state_reached_by_two_paths_keeps_what_both_reached() {
+    let task = logistics(&[("t", "A")]);
+    let mut walk = Walk::new(&task);
+    // Via B the truck reached (at t B); (at t C) is not reached either way.
+    // (at t B) is false again and needed right before (in p t): 3 + 1.
+    walk.step("(drive t A B)").step("(drive t B C)");
+    assert_eq!(walk.reached(), vec!["(at p B)", "(at t B)"]);
+    assert_eq!(walk.h(), Some(4));
+    // The direct drive reaches the same state without (at t B).
+    walk.back_to_start().step("(drive t A C)");
+    assert_eq!(walk.reached(), vec!["(at p B)"]);
+    assert_eq!(walk.h(), Some(4));
+}
+
+#[test]
+fn negative_goals_count_and_their_deleters_are_preferred() {
+    // Goal: not a, not b. op0 deletes a, op1 deletes b, op2 adds a.
+    let ops: [OpSpec; 3] = [(&[], &[], &[2], &[0], 1), (&[], &[], &[2], &[1], 1), (&[2], &[], &[0], &[], 1)];
+    let t = task(3, &ops, &[0, 1], &[], &[0, 1]);
+    let mut walk = Walk::new(&t);
+    assert_eq!(walk.h(), Some(2));
+    assert_eq!(walk.preferred(), vec!["(op0)", "(op1)"]);
+    assert_eq!(walk.step("(op0)").h(), Some(1));
+    assert_eq!(walk.step("(op2)").h(), Some(2));
+    assert_eq!(walk.step("(op0)").step("(op1)").h(), Some(0));
+    assert!(t.is_goal(walk.state.bits()));
+}
+
+#[test]
+fn an_unreachable_goal_is_a_dead_end() {
+    // op0: a -> g; op1: a -> b, deleting a. After op1 nothing reaches g.
+    let ops: [OpSpec; 2] = [(&[0], &[], &[2], &[], 1), (&[0], &[], &[1], &[0], 1)];
+    let t = task(3, &ops, &[0], &[2], &[]);
+    let mut walk = Walk::new(&t);
+    assert_eq!(walk.h(), Some(1));
+    assert_eq!(walk.step("(op1)").h(), None);
+}
+
+/// Notifies every transition of the reachable state space in breadth-first
+/// order, as a search that generates every successor would, and returns
+/// the states with their ids.
+fn explore_all(task: &Task, h: &mut LandmarkCount) -> Vec<StateBuf> {
+    let init = task.initial_state();
+    let mut ids = HashMap::from([(init.clone(), 0 as StateId)]);
+    let mut states = vec![init.clone()];
+    h.notify_initial(0, init.bits());
+    let mut queue = VecDeque::from([0 as StateId]);
+    while let Some(id) = queue.pop_front() {
+        let state = states[id as usize].clone();
+        for (o, op) in task.operators.iter().enumerate() {
+            if !op.is_applicable(state.bits()) {
+                continue;
+            }
+            let mut next = state.clone();
+            op.apply_into(state.bits(), next.bits_mut());
+            let fresh = states.len() as StateId;
+            let child = *ids.entry(next.clone()).or_insert_with(|| {
+                states.push(next.clone());
+                queue.push_back(fresh);
+                fresh
+            });
+            h.notify_transition(id, state.bits(), o as OpId, child, next.bits());
+        }
+    }
+    states
+}
+
+#[test]
+fn zero_exactly_on_goal_states_of_the_logistics_tasks() {
+    for trucks in [&[("t", "A")][..], &[("t1", "A"), ("t2", "C")]] {
+        let task = logistics(trucks);
+        let mut h = LandmarkCount::new(&task);
+        let states = explore_all(&task, &mut h);
+        assert!(states.len() > 10);
+        for (id, s) in states.iter().enumerate() {
+            let value = h.evaluate_node(id as StateId, s.bits()).expect("no dead ends here");
+            assert_eq!(value == 0, task.is_goal(s.bits()), "state {id}");
+        }
+    }
+}
+
+#[test]
+fn random_tasks_never_zero_off_the_goal_and_dead_ends_are_real() {
+    let mut rng = Lcg(11);
+    for _ in 0..300 {
+        let task = random_task(&mut rng, 6, 8);
+        let mut h = LandmarkCount::new(&task);
+        let states = explore_all(&task, &mut h);
+        let distance: HashMap<StateBuf, Option<u64>> = perfect_costs(&task).into_iter().collect();
+        for (id, s) in states.iter().enumerate() {
+            match h.evaluate_node(id as StateId, s.bits()) {
+                None => assert_eq!(distance[s], None, "a dead end with a plan: {task:?}"),
+                Some(0) => assert!(task.is_goal(s.bits()), "0 off the goal: {task:?}"),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn goal_states_of_random_tasks_get_zero() {
+    let mut rng = Lcg(5);
+    for _ in 0..300 {
+        let task = random_task(&mut rng, 6, 8);
+        let mut h = LandmarkCount::new(&task);
+        let states = explore_all(&task, &mut h);
+        for (id, s) in states.iter().enumerate() {
+            if task.is_goal(s.bits()) {
+                assert_eq!(h.evaluate_node(id as StateId, s.bits()), Some(0), "{task:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_graph_of_the_task_is_reported() {
+    let task = logistics(&[("t", "A")]);
+    let h = LandmarkCount::new(&task);
+    let report = h.build_report().expect("a report");
+    assert!(report.starts_with("Landmarks: 5 (0 disjunctive), orderings: 7 "), "{report}");
+    assert_eq!(h.graph().landmark_of(fact(&task, "(at t A)")), None);
+}
+
