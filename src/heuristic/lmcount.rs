@@ -48,7 +48,7 @@ use super::landmarks::{LandmarkGraph, LandmarkId, OrderingKind};
 use super::unary::{NO_OP, RelaxedOpId, RelaxedTask};
 use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
 use crate::task::registry::StateId;
-use crate::task::state::{StateBits, for_each_true};
+use crate::task::state::StateBits;
 use crate::task::{FactId, OpId, Task};
 
 pub static LM_COUNT: HeuristicKind = HeuristicKind {
@@ -280,7 +280,7 @@ impl LandmarkCount {
             self.is_target[i as usize] = true;
         }
         self.true_facts.clear();
-        for_each_true(state, |f| self.true_facts.push(f as FactId));
+        self.true_facts.extend(self.relaxed.state_facts(state));
         let (graph, is_target) = (&self.graph, &self.is_target);
         let nearest = self.reach.run_until(
             &self.relaxed,

@@ -175,7 +175,8 @@ impl<'a> Backchain<'a> {
         }
         let facts = lm.facts.clone();
         let achievers: Vec<RelaxedOpId> = self.relaxed_achievers(&facts).collect();
-        self.reach.run(&self.rt, self.task.init.iter().copied(), &achievers);
+        let init = self.task.initial_state();
+        self.reach.run(&self.rt, self.rt.state_facts(init.bits()), &achievers);
         self.reached_without[id as usize] = Some(self.reach.reached[..self.task.num_facts()].iter().collect());
 
         let mut first: Vec<RelaxedOpId> = achievers
@@ -198,13 +199,15 @@ impl<'a> Backchain<'a> {
         }
 
         // Preconditions shared by every first achiever.
-        let true_fact = self.rt.true_fact;
         let mut shared: Vec<FactId> = self.rt.pre(first[0]).to_vec();
         for &o in &first[1..] {
             let pre = self.rt.pre(o);
             shared.retain(|f| pre.contains(f));
         }
-        shared.retain(|&f| f != true_fact);
+        // Only task facts become landmarks, not the relaxation's own
+        // propositions ("not f", the artificial true fact).
+        let task_facts = self.task.num_facts() as FactId;
+        shared.retain(|&f| f < task_facts);
         for &p in &shared {
             let parent = self.simple(p);
             self.order(parent, id, OrderingKind::GreedyNecessary);
@@ -216,7 +219,7 @@ impl<'a> Backchain<'a> {
         for &o in &first {
             let mut seen: Vec<&str> = Vec::new();
             for &p in self.rt.pre(o) {
-                if p == true_fact || shared.contains(&p) {
+                if p >= task_facts || shared.contains(&p) {
                     continue;
                 }
                 let predicate = self.task.facts[p as usize].predicate.as_str();
