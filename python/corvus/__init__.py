@@ -11,8 +11,9 @@ and bytes (or ``"8G"``). The result carries the statistics of the command
 line's ``--stats-json`` file under the same names. Searches release the GIL.
 
 The Unified Planning engines ``corvus`` and ``corvus-opt`` live in
-``corvus.up``; importing ``corvus`` registers them when Unified Planning is
-installed, so that ``OneshotPlanner(name="corvus")`` finds them.
+``corvus.up``. UP finds them after the install without ``import corvus``
+(see ``corvus_up_hook``); importing ``corvus`` also registers them, in UP's
+global environment, when Unified Planning is installed.
 """
 
 from __future__ import annotations

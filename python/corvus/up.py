@@ -5,7 +5,6 @@ heuristic through ``params``) and ``corvus-opt`` (``seq-opt-lmcut``, optimal
 plans). Both write the problem with UP's ``PDDLWriter``, solve it in-process
 through ``corvus.solve_pddl`` and map the plan back onto the UP problem::
 
-    import corvus  # registers the engines
     from unified_planning.shortcuts import OneshotPlanner
     with OneshotPlanner(name="corvus") as planner:
         result = planner.solve(problem)

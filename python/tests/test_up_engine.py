@@ -1,8 +1,11 @@
 """The Unified Planning engines `corvus` and `corvus-opt`."""
 
+import subprocess
+import sys
+
 import pytest
 
-import corvus  # registers the engines
+import corvus
 import corvus.up
 import unified_planning as up
 from unified_planning.engines import PlanGenerationResultStatus as Status
@@ -183,3 +186,36 @@ def test_parameters_choose_the_configuration():
 
 
 CorvusKind = up.shortcuts.get_environment().factory.engine("corvus")
+
+
+def test_up_finds_the_engines_without_import_corvus(tmp_path):
+    """After the install, a script that never imports corvus gets the engines
+    (corvus_up.pth and corvus_up_hook.py), by name and by problem kind."""
+    script = tmp_path / "plan.py"
+    script.write_text(
+        "import sys\n"
+        "import unified_planning.shortcuts as up\n"
+        "up.get_environment().credits_stream = None\n"
+        "L = up.UserType('L')\n"
+        "at = up.Fluent('at', up.BoolType(), l=L)\n"
+        "move = up.InstantaneousAction('move', a=L, b=L)\n"
+        "a, b = move.parameters\n"
+        "move.add_precondition(at(a))\n"
+        "move.add_effect(at(a), False)\n"
+        "move.add_effect(at(b), True)\n"
+        "problem = up.Problem('p')\n"
+        "problem.add_fluent(at, default_initial_value=False)\n"
+        "problem.add_action(move)\n"
+        "x, y = up.Object('x', L), up.Object('y', L)\n"
+        "problem.add_objects([x, y])\n"
+        "problem.set_initial_value(at(x), True)\n"
+        "problem.add_goal(at(y))\n"
+        "with up.OneshotPlanner(name='corvus') as planner:\n"
+        "    print(planner.solve(problem).plan.actions)\n"
+        "up.get_environment().factory.preference_list = ['corvus', 'corvus-opt']\n"
+        "with up.OneshotPlanner(problem_kind=problem.kind) as planner:\n"
+        "    print(planner.name)\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["[move(x, y)]", "corvus"]
