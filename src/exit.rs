@@ -1,6 +1,7 @@
 //! Exit codes of the `corvus` binary: Fast Downward's table where a code has
-//! a meaning there, plus clap's usage code and the shell's code for SIGINT. The README's table lists the same numbers; every command and
-//! every error type takes its code from here.
+//! a meaning there, plus clap's usage code and the shell's code for SIGINT.
+//! The README's table lists the same numbers; every command and every error
+//! type takes its code from here.
 
 pub const PLAN_FOUND: i32 = 0;
 /// `corvus validate`: the plan is not valid (also `show`, `sokoban lurd`;

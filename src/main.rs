@@ -193,13 +193,12 @@ impl SolveArgs {
             (None, Some(n)) => Some(Bound::Steps(n)),
             (None, None) => None,
         };
-        let config = Config {
-            preferred_operators: !self.no_preferred && heuristic.preferred_operators,
-            perimeter: self.perimeter,
-            ..Config::new((self.search.strategy)(self.weight), heuristic)
-        };
         let mut options = Options {
-            config,
+            config: Config {
+                preferred_operators: !self.no_preferred && heuristic.preferred_operators,
+                perimeter: self.perimeter,
+                ..Config::new((self.search.strategy)(self.weight), heuristic)
+            },
             bound,
             unit_cost: self.unit_cost,
             limits: Limits {
