@@ -264,10 +264,15 @@ def validate_pddl(domain: str, problem: str, plan: Union[str, Plan]) -> Validati
 
 
 def _register_up_engines() -> None:
-    """Registers the Unified Planning engines, when Unified Planning is there."""
+    """Registers the Unified Planning engines in UP's global environment, when
+    UP is there and corvus_up_hook has not already put them into UP's engine
+    table (it has, after `pip install`: then every factory gets them, and this
+    import may be happening inside the factory's own construction)."""
     try:
-        import unified_planning  # noqa: F401
+        import unified_planning.engines.factory as factory
     except ImportError:
+        return
+    if "corvus" in factory.DEFAULT_ENGINES:
         return
     from .up import register
 
