@@ -85,7 +85,7 @@ SCATTER_ATTRIBUTES = ["planner_time", "expansions"]
 TIME_FLOOR = 0.01
 TABLE_ATTRIBUTES = [
     "coverage", "error", "valid", "cost", "plan_length", "expansions", "evaluations",
-    "planner_wall_clock_time", "planner_time", "search_time", "memory", "unsolvable",
+    "planner_wall_clock_time", "planner_time", "search_time", "memory", "unsolvable", "validate_error",
 ]
 SMOKE = dict(suite=REPO / "problems" / "ipc", domains="blocks", problems=2,
              configs="corvus-lama-first,fd-lama-first", time_limit=60, memory_limit=2048)
@@ -164,10 +164,21 @@ def parse_driver_log(content: str, props) -> None:
     props["coverage"] = int(props.get("error") == "success")
     props["unsolvable"] = int(props.get("error") == "unsolvable")
     if Path("sas_plan").exists():
+        # corvus validate's verdict; none when it refuses the domain itself
+        # (an ADL domain that FD solved), which validate.err then says.
         log = Path("run.log").read_text() if Path("run.log").exists() else ""
-        props["valid"] = int(re.search(r"^plan valid: ", log, re.MULTILINE) is not None)
-        if not props["valid"]:
-            props.add_unexplained_error("corvus validate rejects the plan")
+        verdict = re.search(r"^plan (valid|invalid): (.*)$", log, re.MULTILINE)
+        if verdict:
+            props["valid"] = int(verdict.group(1) == "valid")
+            if not props["valid"]:
+                props.add_unexplained_error(f"corvus validate rejects the plan: {verdict.group(2)}")
+        else:
+            props["validate_error"] = last_lines("validate.err", 1)
+
+
+def last_lines(file: str, n: int) -> str:
+    path = Path(file)
+    return "\n".join(path.read_text().splitlines()[-n:]) if path.exists() else ""
 
 
 def parse_corvus_stats(props) -> None:
@@ -176,7 +187,9 @@ def parse_corvus_stats(props) -> None:
         stats = json.loads(Path("stats.json").read_text())
     except (OSError, ValueError):
         props["error"] = "killed" if props["planner_exit_code"] < 0 else "no-statistics"
-        props.add_unexplained_error(f"no stats.json (exit code {props['planner_exit_code']})")
+        props.add_unexplained_error(
+            f"no stats.json (exit code {props['planner_exit_code']}): {last_lines('planner.err', 5)}"
+        )
         return
     if stats["status"] == "error":
         props["error"] = {31: "input-error", 34: "unsupported"}.get(stats["exit_code"], "crash")
@@ -203,7 +216,7 @@ def parse_fd_log(props) -> None:
     code = props["planner_exit_code"]
     props["error"] = FD_ERRORS.get(code, "killed" if code < 0 else f"exit-code-{code}")
     if props["error"].startswith(("killed", "exit-code")):
-        props.add_unexplained_error(f"Fast Downward exit code {code}")
+        props.add_unexplained_error(f"Fast Downward exit code {code}: {last_lines('planner.err', 5)}")
     for attribute, pattern, kind in [
         ("expansions", r"Expanded (\d+) state", int),
         ("evaluations", r"Evaluated (\d+) state", int),
@@ -260,6 +273,8 @@ def main() -> None:
     saved = json.loads(os.environ[ARGS_VARIABLE]) if ARGS_VARIABLE in os.environ else []
     p = ARGPARSER
     p.description = __doc__.split("\n\n")[0]
+    p.epilog = ("Steps: build-corvus, build, start, parse, fetch, absolute.html, "
+                "scatter-CORVUS-vs-FD-ATTRIBUTE (one per plot), index. Without step names all of them run.")
     p.add_argument("--smoke", action="store_true", help="a tiny experiment: 2 blocks problems, corvus and FD lama-first")
     p.add_argument("--out", type=Path, default=BENCH_DIR / "lab" / "experiment",
                    help="the experiment goes to OUT/exp, its data to OUT/exp-eval, the reports to OUT/reports")
@@ -309,19 +324,23 @@ def main() -> None:
             run.add_resource("domain", domain_file, symlink=True)
             run.add_resource("problem", problem_file, symlink=True)
             if config.planner == "corvus":
-                # corvus logs on stderr, which Lab counts as an error: the log goes to corvus.log.
-                command = ["/bin/sh", "-c", 'exec "$@" 2> corvus.log', "sh",
-                           str(corvus), "solve", "{domain}", "{problem}", "--plan-file", "sas_plan",
+                command = [str(corvus), "solve", "{domain}", "{problem}", "--plan-file", "sas_plan",
                            "--stats-json", "stats.json", "--time-limit", f"{limit_s}s",
                            "--memory-limit", f"{limit_mib}M", *config.before]
             else:
                 command = [sys.executable, str(driver), "--overall-time-limit", f"{limit_s}s",
                            "--overall-memory-limit", f"{limit_mib}M", *config.before,
                            "{domain}", "{problem}", *config.after]
-            # Each planner stops itself at its limits; Lab's are the backstop.
-            run.add_command("planner", command, time_limit=limit_s + 30, memory_limit=limit_mib + 512)
+            # Lab counts any stderr output as an error; corvus logs there, and
+            # both planners explain refusals there: the parser reads planner.err
+            # when the exit code says nothing. Each planner stops itself at its
+            # limits (corvus on wall-clock time, FD on CPU time); Lab's, well
+            # above them, are the backstop on a busy machine.
+            run.add_command("planner", ["/bin/sh", "-c", 'exec "$@" 2> planner.err', "sh", *command],
+                            time_limit=limit_s + 30, wall_time_limit=3 * limit_s + 30,
+                            memory_limit=limit_mib + 512)
             # The verdict goes to run.log, after the planner's output.
-            validate = 'if [ -e sas_plan ]; then exec "$0" validate "$1" "$2" sas_plan; fi'
+            validate = 'if [ -e sas_plan ]; then exec "$0" validate "$1" "$2" sas_plan 2> validate.err; fi'
             run.add_command("validate", ["/bin/sh", "-c", validate, str(corvus), "{domain}", "{problem}"],
                             time_limit=limit_s)
             run.set_property("algorithm", config.name)
@@ -339,7 +358,7 @@ def main() -> None:
     exp.add_step("build", build_experiment, exp, out)
     exp.add_step("start", exp.start_runs)
     exp.add_step("parse", exp.parse)
-    exp.add_fetcher(name="fetch")
+    exp.add_fetcher(name="fetch", merge=False)  # a new fetch replaces the old data
 
     reports = out / "reports"
     names = [c.name for c in configs]
@@ -358,7 +377,7 @@ def main() -> None:
                 attributes=[attribute],
                 filter_algorithm=[corvus_name, fd_name],
                 get_category=lambda run1, run2: run1["domain"],
-                filter=floor_times,
+                filter=for_scatter,
                 format="png",
                 xlabel=corvus_name,
                 ylabel=fd_name,
@@ -394,9 +413,14 @@ def square_scatter_writer():
     return SquareScatter
 
 
-def floor_times(run: dict) -> dict:
-    """A report filter: times below TIME_FLOOR raised to it, for the plots."""
-    if run.get("planner_time") is not None:
+def for_scatter(run: dict) -> dict:
+    """A report filter for the plots: only solved runs have a time and
+    expansions (the others go on the border), and times below TIME_FLOOR
+    are raised to it."""
+    if not run.get("coverage"):
+        for attribute in SCATTER_ATTRIBUTES:
+            run[attribute] = None
+    elif run.get("planner_time") is not None:
         run["planner_time"] = max(run["planner_time"], TIME_FLOOR)
     return run
 
