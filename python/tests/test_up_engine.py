@@ -134,7 +134,8 @@ def test_action_costs_are_minimized():
     # The shortcut (10) makes carrying the parcel alone cost 12. Cheaper is a
     # hand-over at r1: robot1 picks, moves to r1, drops, moves back to r0;
     # robot2 comes to r1, picks, moves to r2 and r3, drops: 9 actions of
-    # cost 1. (Without the hand-over robot2 blocks the way: see the docstring.)
+    # cost 1. Without a hand-over robot1 would need r2 and r3 empty, and
+    # robot2 can only leave that end of the line over the shortcut.
     moves = [a for a in result.plan.actions if a.action.name == "move"]
     assert not any({str(p) for p in a.actual_parameters[1:]} == {"r0", "r3"} for a in moves)
     assert int(result.metrics["plan_cost"]) == 9
