@@ -92,7 +92,7 @@ CORVUS_EXIT = {
     12: "incomplete",
     22: "memory",
     23: "time",
-    24: "interrupted",
+    130: "interrupted",
     30: "internal-error",
     31: "input-error",
     34: "unsupported",

@@ -1,6 +1,7 @@
-//! Exit codes of the `corvus` binary: Fast Downward's table, plus clap's
-//! usage code. The README's table lists the same numbers; every command and
-//! every error type takes its code from here.
+//! Exit codes of the `corvus` binary: Fast Downward's table where a code has
+//! a meaning there, plus clap's usage code and the shell's code for SIGINT.
+//! The README's table lists the same numbers; every command and every error
+//! type takes its code from here.
 
 pub const PLAN_FOUND: i32 = 0;
 /// `corvus validate`: the plan is not valid (also `show`, `sokoban lurd`;
@@ -15,8 +16,11 @@ pub const UNSOLVABLE: i32 = 11;
 pub const INCOMPLETE: i32 = 12;
 pub const OUT_OF_MEMORY: i32 = 22;
 pub const OUT_OF_TIME: i32 = 23;
-/// Also Ctrl-C, as for Fast Downward's signal exits.
-pub const INTERRUPTED: i32 = 24;
+/// Ctrl-C (SIGINT): 128 + 2, as a shell reports a process ended by it.
+/// Fast Downward's 24 means "out of memory and out of time", which corvus
+/// never reports, so corvus leaves 24 unused rather than give it another
+/// meaning.
+pub const INTERRUPTED: i32 = 130;
 pub const INTERNAL_ERROR: i32 = 30;
 /// Unreadable file, syntax error, undeclared name, type error.
 pub const INPUT_ERROR: i32 = 31;

@@ -12,6 +12,7 @@
 //! it has parsed the arguments; they return the codes of [`exit`] and write
 //! the [`commands::stats_json`] file.
 
+pub mod aliases;
 pub mod commands;
 pub mod exit;
 pub mod ground;

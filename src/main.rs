@@ -6,8 +6,9 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
+use corvus::aliases::Alias;
 use corvus::commands::{self, AspCommand, ShowArgs, SokobanCommand};
 use corvus::heuristic::HeuristicKind;
 use corvus::heuristic::cost_type::CostType;
@@ -20,12 +21,21 @@ use corvus::search::{Limits, SearchKind};
     version,
     about = "A domain-independent classical planner: PDDL in, a validated plan out",
     after_help = "Exit codes: 0 plan found, 1 plan invalid (validate), 11 proven unsolvable (within the bound), \
-12 search incomplete, 22 out of memory, 23 out of time, 24 interrupted, 30 internal error, \
-31 input error, 34 unsupported PDDL feature."
+12 search incomplete, 22 out of memory, 23 out of time, 30 internal error, \
+31 input error, 34 unsupported PDDL feature, 130 interrupted.",
+    // The IPC form `corvus DOMAIN PROBLEM [PLANFILE]` is `solve` without its
+    // name. A first argument that names a subcommand is the subcommand: a
+    // file called `solve` is given as `./solve`.
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    override_usage = "corvus [--alias NAME] [SOLVE OPTIONS] DOMAIN PROBLEM [PLANFILE]\n       corvus <COMMAND>"
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// Without a subcommand: `solve`'s arguments, with the plan file as the third.
+    #[command(flatten)]
+    ipc: Option<SolveArgs>,
 }
 
 #[derive(Subcommand)]
@@ -89,10 +99,28 @@ fn cost_type_arg() -> impl TypedValueParser<Value = CostType> {
         .try_map(|name| CostType::from_name(&name).ok_or_else(|| format!("unknown cost type `{name}`")))
 }
 
+/// `--alias` values: the alias table's names, with what each stands for as help.
+fn alias_arg() -> impl TypedValueParser<Value = &'static Alias> {
+    let values = corvus::aliases::ALIASES
+        .iter()
+        .map(|a| PossibleValue::new(a.name).help(format!("{} [{}]", a.description, a.solve_args)));
+    PossibleValuesParser::new(values)
+        .try_map(|name| corvus::aliases::get(&name).ok_or_else(|| format!("unknown alias `{name}`")))
+}
+
 #[derive(clap::Args)]
 struct SolveArgs {
+    /// The PDDL domain file.
     domain: PathBuf,
+    /// The PDDL problem file.
     problem: PathBuf,
+    /// Where to write the plan, as --plan-file (the IPC calling convention's third argument).
+    #[arg(value_name = "PLANFILE", conflicts_with = "plan_file")]
+    planfile: Option<PathBuf>,
+    /// A named configuration; it stands for the --search and --heuristic options shown.
+    #[arg(long, value_name = "NAME", value_parser = alias_arg(),
+          conflicts_with_all = ["search", "heuristic", "no_preferred", "perimeter"])]
+    alias: Option<&'static Alias>,
     /// Search algorithm.
     #[arg(long, value_parser = search_arg(), default_value = "gbfs")]
     search: &'static SearchKind,
@@ -148,11 +176,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Ctrl-C stops the search, which then reports what it has.
     let _ = ctrlc::set_handler(|| corvus::search::interrupt_flag().store(true, Ordering::SeqCst));
-    let code = match cli.command {
+    let command = match (cli.command, cli.ipc) {
+        (Some(command), _) => command,
+        (None, Some(args)) => Command::Solve(args),
+        (None, None) => {
+            let _ = Cli::command().print_help();
+            return ExitCode::from(corvus::exit::USAGE as u8);
+        }
+    };
+    let code = match command {
         Command::Solve(args) => {
             let options = args.options();
             let stats_json = args.stats_json.as_deref();
-            commands::solve(&args.domain, &args.problem, &options, &args.plan_file, stats_json)
+            let plan_file = args.planfile.as_ref().unwrap_or(&args.plan_file);
+            commands::solve(&args.domain, &args.problem, &options, plan_file, stats_json)
         }
         Command::Validate { domain, problem, plan } => commands::validate(&domain, &problem, &plan),
         Command::Asp { command } => command.run(),
@@ -171,7 +208,7 @@ impl SolveArgs {
             (None, Some(n)) => Some(Bound::Steps(n)),
             (None, None) => None,
         };
-        Options {
+        let mut options = Options {
             config: Config {
                 preferred_operators: !self.no_preferred && heuristic.preferred_operators,
                 perimeter: self.perimeter,
@@ -188,6 +225,10 @@ impl SolveArgs {
             pack_states: self.pack_states,
             verbose: !self.quiet,
             anytime: self.anytime,
+        };
+        if let Some(alias) = self.alias {
+            (alias.configure)(&mut options);
         }
+        options
     }
 }

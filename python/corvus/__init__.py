@@ -1,0 +1,282 @@
+"""corvus, a domain-independent classical planner, from Python.
+
+    >>> import corvus
+    >>> result = corvus.solve("domain.pddl", "problem.pddl", alias="seq-opt-lmcut", time_limit=60)
+    >>> result.status, result.plan.cost, [str(a) for a in result.plan.actions]
+
+``solve`` and ``validate`` read files; ``solve_pddl`` and ``validate_pddl``
+take PDDL text. A configuration is an ``alias`` (see ``aliases()``) or a
+``search`` algorithm with a ``heuristic``; limits are seconds (or ``"5m"``)
+and bytes (or ``"8G"``). The result carries the statistics of the command
+line's ``--stats-json`` file under the same names. Searches release the GIL.
+
+The Unified Planning engines ``corvus`` and ``corvus-opt`` live in
+``corvus.up``. UP finds them after the install without ``import corvus``
+(see ``corvus_up_hook``); importing ``corvus`` also registers them, in UP's
+global environment, when Unified Planning is installed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from os import PathLike
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from . import _corvus
+
+__all__ = [
+    "Action",
+    "CorvusError",
+    "Plan",
+    "Result",
+    "Validation",
+    "aliases",
+    "heuristics",
+    "searches",
+    "solve",
+    "solve_pddl",
+    "validate",
+    "validate_pddl",
+]
+
+__version__: str = _corvus.__version__
+
+Path = Union[str, "PathLike[str]"]
+TimeLimit = Union[float, int, str, None]
+MemoryLimit = Union[int, str, None]
+
+# Exit codes that are refusals of the input rather than outcomes of a search
+# (src/exit.rs): input error, unsupported feature.
+INPUT_ERROR = 31
+UNSUPPORTED = 34
+
+
+class CorvusError(Exception):
+    """The input was refused: unreadable, malformed, or using an unsupported
+    feature. ``exit_code`` is the command line's (31 input, 34 unsupported)."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+    @property
+    def unsupported(self) -> bool:
+        return self.exit_code == UNSUPPORTED
+
+
+@dataclass(frozen=True)
+class Action:
+    """One plan step: an action name and its arguments (object names)."""
+
+    name: str
+    args: Tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "(" + " ".join((self.name,) + self.args) + ")"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A plan that corvus has replayed on the PDDL problem."""
+
+    actions: List[Action]
+    cost: int
+    #: True when ``cost`` counts steps (the task has no action costs).
+    unit_cost: bool
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def to_ipc(self) -> str:
+        """The plan file text, as ``corvus solve`` writes it."""
+        kind = "unit cost" if self.unit_cost else "general cost"
+        return "".join(f"{a}\n" for a in self.actions) + f"; cost = {self.cost} ({kind})\n"
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of ``solve``."""
+
+    #: ``solved``, ``unsolvable``, ``incomplete``, ``out-of-time``,
+    #: ``out-of-memory`` or ``interrupted``.
+    status: str
+    #: The command line's exit code for this outcome.
+    exit_code: int
+    plan: Optional[Plan]
+    #: The ``--stats-json`` object: ``expanded``, ``evaluated``, ``generated``,
+    #: ``initial_h``, ``search_time_s``, ``peak_memory_bytes``, ``config``, ...
+    stats: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The outcome of ``validate``: length and cost of a valid plan, or the
+    first step or goal that fails."""
+
+    valid: bool
+    length: int
+    cost: int
+    error: Optional[str]
+
+
+def aliases() -> Dict[str, str]:
+    """The named configurations: name to description (with their ``solve`` options)."""
+    return {name: f"{text} [{args}]" for name, text, args in _corvus.aliases()}
+
+
+def searches() -> List[str]:
+    """The search algorithms ``search=`` accepts."""
+    return list(_corvus.registry()[0])
+
+
+def heuristics() -> List[str]:
+    """The heuristics ``heuristic=`` accepts."""
+    return list(_corvus.registry()[1])
+
+
+def _time_limit(limit: TimeLimit) -> Optional[str]:
+    if limit is None or isinstance(limit, str):
+        return limit
+    return f"{float(limit)}s"
+
+
+def _memory_limit(limit: MemoryLimit) -> Optional[str]:
+    if limit is None or isinstance(limit, str):
+        return limit
+    # The command line's syntax has no plain bytes; KiB are exact enough.
+    return f"{max(1, int(limit) // 1024)}K"
+
+
+def _solve(domain: str, problem: str, from_text: bool, **config: Any) -> Result:
+    stats_text, steps = _corvus.solve(
+        domain,
+        problem,
+        from_text,
+        alias=config["alias"],
+        search=config["search"],
+        heuristic=config["heuristic"],
+        weight=float(config["weight"]),
+        preferred_operators=bool(config["preferred_operators"]),
+        time_limit=_time_limit(config["time_limit"]),
+        memory_limit=_memory_limit(config["memory_limit"]),
+        verbose=bool(config["verbose"]),
+    )
+    stats = json.loads(stats_text)
+    if stats["status"] == "error":
+        raise CorvusError(stats["error"], stats["exit_code"])
+    plan = None
+    if steps is not None:
+        plan = Plan(
+            actions=[Action(name, tuple(args)) for name, args in steps],
+            cost=stats["plan_cost"],
+            unit_cost=stats["unit_cost"],
+        )
+    return Result(status=stats["status"], exit_code=stats["exit_code"], plan=plan, stats=stats)
+
+
+def solve(
+    domain: Path,
+    problem: Path,
+    *,
+    alias: Optional[str] = None,
+    search: Optional[str] = None,
+    heuristic: Optional[str] = None,
+    weight: float = 2.0,
+    preferred_operators: bool = True,
+    time_limit: TimeLimit = None,
+    memory_limit: MemoryLimit = None,
+    verbose: bool = False,
+) -> Result:
+    """Solves the task in a domain and a problem file.
+
+    Without ``alias`` or ``search`` it runs ``corvus solve``'s default
+    (greedy best-first search with h_FF). ``alias`` cannot be combined with
+    ``search`` or ``heuristic``. ``verbose`` prints the search log on stderr.
+    Raises ``CorvusError`` for refused input and ``ValueError`` for an
+    unknown configuration or a malformed limit.
+    """
+    return _solve(
+        str(domain),
+        str(problem),
+        False,
+        alias=alias,
+        search=search,
+        heuristic=heuristic,
+        weight=weight,
+        preferred_operators=preferred_operators,
+        time_limit=time_limit,
+        memory_limit=memory_limit,
+        verbose=verbose,
+    )
+
+
+def solve_pddl(
+    domain: str,
+    problem: str,
+    *,
+    alias: Optional[str] = None,
+    search: Optional[str] = None,
+    heuristic: Optional[str] = None,
+    weight: float = 2.0,
+    preferred_operators: bool = True,
+    time_limit: TimeLimit = None,
+    memory_limit: MemoryLimit = None,
+    verbose: bool = False,
+) -> Result:
+    """As ``solve``, with the domain and the problem given as PDDL text."""
+    return _solve(
+        domain,
+        problem,
+        True,
+        alias=alias,
+        search=search,
+        heuristic=heuristic,
+        weight=weight,
+        preferred_operators=preferred_operators,
+        time_limit=time_limit,
+        memory_limit=memory_limit,
+        verbose=verbose,
+    )
+
+
+def _validation(answer: Tuple[bool, int, int, Optional[str], int]) -> Validation:
+    valid, length, cost, message, exit_code = answer
+    if exit_code in (INPUT_ERROR, UNSUPPORTED):
+        raise CorvusError(message or "input refused", exit_code)
+    return Validation(valid=valid, length=length, cost=cost, error=message)
+
+
+def validate(domain: Path, problem: Path, plan: Path) -> Validation:
+    """Replays an IPC plan file on the task of a domain and a problem file."""
+    return _validation(_corvus.validate(str(domain), str(problem), str(plan), False))
+
+
+def validate_pddl(domain: str, problem: str, plan: Union[str, Plan]) -> Validation:
+    """As ``validate``, with PDDL text and the plan as IPC text or a ``Plan``."""
+    text = plan.to_ipc() if isinstance(plan, Plan) else plan
+    return _validation(_corvus.validate(domain, problem, text, True))
+
+
+def _register_up_engines() -> None:
+    """Registers the Unified Planning engines in UP's global environment, when
+    UP is there and corvus_up_hook has not already put them into UP's engine
+    table (it has, after `pip install`: then every factory gets them, and this
+    import may be happening inside the factory's own construction)."""
+    try:
+        import unified_planning.engines.factory as factory
+    except ImportError:
+        return
+    if "corvus" in factory.DEFAULT_ENGINES:
+        return
+    from .up import register
+
+    register()
+
+
+_register_up_engines()

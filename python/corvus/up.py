@@ -1,0 +1,207 @@
+"""corvus as a Unified Planning engine.
+
+``corvus`` (satisficing, ``lama-first`` by default, any alias or search and
+heuristic through ``params``) and ``corvus-opt`` (``seq-opt-lmcut``, optimal
+plans). Both write the problem with UP's ``PDDLWriter``, solve it in-process
+through ``corvus.solve_pddl`` and map the plan back onto the UP problem::
+
+    from unified_planning.shortcuts import OneshotPlanner
+    with OneshotPlanner(name="corvus") as planner:
+        result = planner.solve(problem)
+
+``SUPPORTED_FEATURES`` below is what corvus accepts; UP refuses any other
+problem kind before corvus sees it.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Callable, Dict, List, Optional, Tuple
+
+import unified_planning as up
+from unified_planning.engines import (
+    Credits,
+    Engine,
+    OptimalityGuarantee,
+    PlanGenerationResult,
+    PlanGenerationResultStatus as Status,
+)
+from unified_planning.engines.mixins import OneshotPlannerMixin
+from unified_planning.io import PDDLWriter
+from unified_planning.model import ProblemKind
+
+import corvus
+
+# What corvus supports, as UP problem-kind features: `(category, feature)`,
+# set with `ProblemKind.set_<category>(feature)`. This is the one list to
+# extend when corvus learns more.
+SUPPORTED_FEATURES: List[Tuple[str, str]] = [
+    ("problem_class", "ACTION_BASED"),
+    # STRIPS with typing (a type hierarchy), negative conditions, equality.
+    ("typing", "FLAT_TYPING"),
+    ("typing", "HIERARCHICAL_TYPING"),
+    ("conditions_kind", "NEGATIVE_CONDITIONS"),
+    ("conditions_kind", "EQUALITIES"),
+    # Action costs: integers or static functions, `(:metric minimize (total-cost))`.
+    ("quality_metrics", "ACTIONS_COST"),
+    ("quality_metrics", "PLAN_LENGTH"),
+    ("actions_cost_kind", "STATIC_FLUENTS_IN_ACTIONS_COST"),
+    ("actions_cost_kind", "INT_NUMBERS_IN_ACTIONS_COST"),
+    # ADL (issue 16), once corvus grounds it:
+    # ("conditions_kind", "DISJUNCTIVE_CONDITIONS"),
+    # ("conditions_kind", "EXISTENTIAL_CONDITIONS"),
+    # ("conditions_kind", "UNIVERSAL_CONDITIONS"),
+    # ("effects_kind", "CONDITIONAL_EFFECTS"),
+    # ("effects_kind", "FORALL_EFFECTS"),
+]
+
+CREDITS = Credits(
+    name="corvus",
+    author="the corvus developers",
+    contact="see the repository",
+    website="see the repository",
+    license="see the repository",
+    short_description="A domain-independent classical planner in Rust.",
+    long_description="A domain-independent classical planner in Rust: greedy best-first search "
+    "with h_FF and preferred operators, A* with LM-cut or pattern databases; plans are "
+    "validated on the PDDL problem before they are returned.",
+)
+
+# corvus's status names (the `--stats-json` `status`) as UP result statuses.
+_STATUS: Dict[str, Status] = {
+    "unsolvable": Status.UNSOLVABLE_PROVEN,
+    "incomplete": Status.UNSOLVABLE_INCOMPLETELY,
+    "out-of-time": Status.TIMEOUT,
+    "out-of-memory": Status.MEMOUT,
+    "interrupted": Status.INTERNAL_ERROR,
+}
+
+
+def supported_kind() -> ProblemKind:
+    kind = ProblemKind(version=2)
+    for category, feature in SUPPORTED_FEATURES:
+        getattr(kind, f"set_{category}")(feature)
+    return kind
+
+
+class CorvusPlanner(Engine, OneshotPlannerMixin):
+    """The satisficing engine. ``params``: ``alias`` or ``search`` and
+    ``heuristic`` (as ``corvus.solve``), ``memory_limit``."""
+
+    #: The alias run when no configuration is given.
+    DEFAULT_ALIAS: Optional[str] = "lama-first"
+
+    def __init__(
+        self,
+        alias: Optional[str] = None,
+        search: Optional[str] = None,
+        heuristic: Optional[str] = None,
+        memory_limit: corvus.MemoryLimit = None,
+    ):
+        Engine.__init__(self)
+        OneshotPlannerMixin.__init__(self)
+        if alias is None and search is None and heuristic is None:
+            alias = self.DEFAULT_ALIAS
+        self._config = dict(alias=alias, search=search, heuristic=heuristic, memory_limit=memory_limit)
+
+    @property
+    def name(self) -> str:
+        return "corvus"
+
+    @staticmethod
+    def get_credits(**kwargs) -> Optional[Credits]:
+        return CREDITS
+
+    @staticmethod
+    def supported_kind() -> ProblemKind:
+        return supported_kind()
+
+    @staticmethod
+    def supports(problem_kind: ProblemKind) -> bool:
+        return problem_kind <= supported_kind()
+
+    @staticmethod
+    def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
+        return optimality_guarantee == OptimalityGuarantee.SATISFICING
+
+    def _solved_status(self) -> Status:
+        return Status.SOLVED_SATISFICING
+
+    def _solve(
+        self,
+        problem: "up.model.AbstractProblem",
+        heuristic: Optional[Callable[["up.model.state.State"], Optional[float]]] = None,
+        timeout: Optional[float] = None,
+        output_stream: Optional[IO[str]] = None,
+    ) -> PlanGenerationResult:
+        assert isinstance(problem, up.model.Problem)
+        if heuristic is not None:
+            self._warn("corvus uses its own heuristics; the custom heuristic is ignored")
+        if output_stream is not None:
+            self._warn("corvus runs silently in-process; output_stream is ignored")
+        writer = PDDLWriter(problem)
+        try:
+            result = corvus.solve_pddl(
+                writer.get_domain(), writer.get_problem(), time_limit=timeout, **self._config
+            )
+        except corvus.CorvusError as e:
+            status = Status.UNSUPPORTED_PROBLEM if e.unsupported else Status.INTERNAL_ERROR
+            return PlanGenerationResult(status, None, self.name, metrics={"error": e.message})
+        metrics = {key: str(value) for key, value in result.stats.items()}
+        if result.plan is None:
+            return PlanGenerationResult(_STATUS[result.status], None, self.name, metrics=metrics)
+        plan = _up_plan(problem, writer, result.plan)
+        return PlanGenerationResult(self._solved_status(), plan, self.name, metrics=metrics)
+
+    def _warn(self, message: str) -> None:
+        import warnings
+
+        warnings.warn(message, up.exceptions.UPWarning)
+
+
+class CorvusOptimalPlanner(CorvusPlanner):
+    """The optimal engine: ``seq-opt-lmcut`` unless ``params`` name another
+    optimal configuration."""
+
+    DEFAULT_ALIAS = "seq-opt-lmcut"
+
+    @property
+    def name(self) -> str:
+        return "corvus-opt"
+
+    @staticmethod
+    def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
+        return True
+
+    def _solved_status(self) -> Status:
+        return Status.SOLVED_OPTIMALLY
+
+
+# The anytime engine (UP's AnytimePlannerMixin, `AnytimePlanner(name="corvus")`)
+# goes here once corvus has its anytime search (`--anytime`, issue 15): a
+# subclass of CorvusPlanner that also derives from AnytimePlannerMixin, whose
+# `_get_solutions` yields one PlanGenerationResult per improved plan, and one
+# more line in `ENGINES`.
+
+
+def _up_plan(problem: "up.model.Problem", writer: PDDLWriter, plan: corvus.Plan) -> "up.plans.SequentialPlan":
+    """corvus's plan as UP action instances: the writer knows which UP item
+    each PDDL name it wrote stands for."""
+    objects = problem.environment.expression_manager.ObjectExp
+    actions = [
+        up.plans.ActionInstance(
+            writer.get_item_named(step.name), [objects(writer.get_item_named(arg)) for arg in step.args]
+        )
+        for step in plan.actions
+    ]
+    return up.plans.SequentialPlan(actions, problem.environment)
+
+
+ENGINES: List[Tuple[str, str]] = [("corvus", "CorvusPlanner"), ("corvus-opt", "CorvusOptimalPlanner")]
+
+
+def register(environment: Optional["up.environment.Environment"] = None) -> None:
+    """Adds the engines to the factory of `environment` (UP's global one by default)."""
+    env = environment or up.environment.get_environment()
+    for name, class_name in ENGINES:
+        if name not in env.factory.engines:
+            env.factory.add_engine(name, __name__, class_name)

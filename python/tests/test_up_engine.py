@@ -1,0 +1,222 @@
+"""The Unified Planning engines `corvus` and `corvus-opt`."""
+
+import subprocess
+import sys
+
+import pytest
+
+import corvus
+import corvus.up
+import unified_planning as up
+from unified_planning.engines import PlanGenerationResultStatus as Status
+from unified_planning.engines import ValidationResultStatus
+from unified_planning.engines.plan_validator import SequentialPlanValidator
+from unified_planning.shortcuts import (
+    BoolType,
+    Equals,
+    Fluent,
+    InstantaneousAction,
+    Int,
+    IntType,
+    MinimizeActionCosts,
+    Not,
+    Object,
+    OneshotPlanner,
+    Problem,
+    UserType,
+)
+
+up.shortcuts.get_environment().credits_stream = None
+
+
+def robots(with_costs: bool = False) -> Problem:
+    """Two robots and a parcel on a line of rooms r0 - r1 - r2 - r3 (with a
+    shortcut r0 - r3). The parcel goes from r0 to r3; a room holds one robot
+    (a negative condition), and moving needs two different rooms (equality)."""
+    Location = UserType("Location")
+    Thing = UserType("Thing")
+    Robot = UserType("Robot", Thing)
+    at = Fluent("at", BoolType(), t=Thing, l=Location)
+    occupied = Fluent("occupied", BoolType(), l=Location)
+    connected = Fluent("connected", BoolType(), a=Location, b=Location)
+    carrying = Fluent("carrying", BoolType(), r=Robot, p=Thing)
+    free = Fluent("free", BoolType(), r=Robot)
+
+    move = InstantaneousAction("move", r=Robot, a=Location, b=Location)
+    r, a, b = move.parameters
+    move.add_precondition(at(r, a))
+    move.add_precondition(connected(a, b))
+    move.add_precondition(Not(Equals(a, b)))
+    move.add_precondition(Not(occupied(b)))
+    move.add_effect(at(r, a), False)
+    move.add_effect(at(r, b), True)
+    move.add_effect(occupied(a), False)
+    move.add_effect(occupied(b), True)
+
+    pick = InstantaneousAction("pick", r=Robot, p=Thing, l=Location)
+    r, p, l = pick.parameters
+    pick.add_precondition(at(r, l))
+    pick.add_precondition(at(p, l))
+    pick.add_precondition(free(r))
+    pick.add_precondition(Not(Equals(r, p)))
+    pick.add_effect(at(p, l), False)
+    pick.add_effect(carrying(r, p), True)
+    pick.add_effect(free(r), False)
+
+    drop = InstantaneousAction("drop", r=Robot, p=Thing, l=Location)
+    r, p, l = drop.parameters
+    drop.add_precondition(at(r, l))
+    drop.add_precondition(carrying(r, p))
+    drop.add_effect(carrying(r, p), False)
+    drop.add_effect(at(p, l), True)
+    drop.add_effect(free(r), True)
+
+    problem = Problem("robots")
+    for f in (at, occupied, connected, carrying, free):
+        problem.add_fluent(f, default_initial_value=False)
+    problem.add_actions([move, pick, drop])
+    rooms = [Object(f"r{i}", Location) for i in range(4)]
+    robot1, robot2 = Object("robot1", Robot), Object("robot2", Robot)
+    parcel = Object("parcel", Thing)
+    problem.add_objects(rooms + [robot1, robot2, parcel])
+    for i, j in [(0, 1), (1, 2), (2, 3), (0, 3)]:
+        problem.set_initial_value(connected(rooms[i], rooms[j]), True)
+        problem.set_initial_value(connected(rooms[j], rooms[i]), True)
+    problem.set_initial_value(at(robot1, rooms[0]), True)
+    problem.set_initial_value(occupied(rooms[0]), True)
+    problem.set_initial_value(at(robot2, rooms[2]), True)
+    problem.set_initial_value(occupied(rooms[2]), True)
+    problem.set_initial_value(free(robot1), True)
+    problem.set_initial_value(free(robot2), True)
+    problem.set_initial_value(at(parcel, rooms[0]), True)
+    problem.add_goal(at(parcel, rooms[3]))
+    problem.add_goal(Not(carrying(robot1, parcel)))
+    if with_costs:
+        # The shortcut r0 - r3 is expensive: 10, against 1 per other move.
+        distance = Fluent("distance", IntType(), a=Location, b=Location)
+        problem.add_fluent(distance, default_initial_value=1)
+        problem.set_initial_value(distance(rooms[0], rooms[3]), 10)
+        problem.set_initial_value(distance(rooms[3], rooms[0]), 10)
+        problem.add_quality_metric(
+            MinimizeActionCosts({move: distance(move.parameters[1], move.parameters[2]), pick: Int(1), drop: Int(1)})
+        )
+    return problem
+
+
+def assert_valid(problem, plan):
+    validation = SequentialPlanValidator().validate(problem, plan)
+    assert validation.status == ValidationResultStatus.VALID, validation
+
+
+def test_a_problem_built_with_up_is_solved_and_the_plan_validates():
+    problem = robots()
+    assert CorvusKind.supports(problem.kind)
+    with OneshotPlanner(name="corvus") as planner:
+        result = planner.solve(problem)
+    assert result.status == Status.SOLVED_SATISFICING, result
+    assert result.engine_name == "corvus"
+    assert_valid(problem, result.plan)
+    assert result.metrics["status"] == "solved" and int(result.metrics["expanded"]) > 0
+    # The shortest plan: pick, move r0-r3 (robot1 is alone on its way), drop.
+    with OneshotPlanner(name="corvus-opt") as planner:
+        optimal = planner.solve(problem)
+    assert optimal.status == Status.SOLVED_OPTIMALLY
+    assert_valid(problem, optimal.plan)
+    assert len(optimal.plan.actions) == 3
+
+
+def test_action_costs_are_minimized():
+    problem = robots(with_costs=True)
+    with OneshotPlanner(name="corvus-opt") as planner:
+        result = planner.solve(problem)
+    assert result.status == Status.SOLVED_OPTIMALLY, result
+    assert_valid(problem, result.plan)
+    # The shortcut (10) makes carrying the parcel alone cost 12. Cheaper is a
+    # hand-over at r1: robot1 picks, moves to r1, drops, moves back to r0;
+    # robot2 comes to r1, picks, moves to r2 and r3, drops: 9 actions of
+    # cost 1. Without a hand-over robot1 would need r2 and r3 empty, and
+    # robot2 can only leave that end of the line over the shortcut.
+    moves = [a for a in result.plan.actions if a.action.name == "move"]
+    assert not any({str(p) for p in a.actual_parameters[1:]} == {"r0", "r3"} for a in moves)
+    assert int(result.metrics["plan_cost"]) == 9
+    assert len(result.plan.actions) == 9
+    with OneshotPlanner(name="corvus") as planner:
+        satisficing = planner.solve(problem)
+    assert satisficing.status == Status.SOLVED_SATISFICING
+    assert_valid(problem, satisficing.plan)
+
+
+def test_numeric_fluents_are_refused_by_up():
+    problem = robots()
+    fuel = Fluent("fuel", IntType())
+    problem.add_fluent(fuel, default_initial_value=3)
+    move = problem.action("move")
+    move.add_precondition(fuel() >= 1)
+    move.add_decrease_effect(fuel, 1)
+    assert not CorvusKind.supports(problem.kind)
+    # Asked by name, UP warns that the engine does not support the problem,
+    # and corvus refuses the PDDL, naming the feature.
+    with OneshotPlanner(name="corvus") as planner:
+        with pytest.warns(UserWarning, match="cannot establish whether corvus can solve"):
+            result = planner.solve(problem)
+    assert result.status == Status.UNSUPPORTED_PROBLEM and result.plan is None
+    assert "unsupported" in result.metrics["error"], result.metrics
+    # With UP's checks as errors, UP refuses before corvus sees it.
+    with OneshotPlanner(name="corvus") as planner:
+        planner.error_on_failed_checks = True
+        with pytest.raises(up.exceptions.UPUsageError):
+            planner.solve(problem)
+    # Asked by problem kind, UP does not choose it.
+    env = up.environment.Environment()
+    env.credits_stream = None
+    corvus.up.register(env)
+    env.factory.preference_list = ["corvus"]
+    with env.factory.OneshotPlanner(problem_kind=robots().kind) as planner:
+        assert planner.name == "corvus"
+    with pytest.raises(up.exceptions.UPNoSuitableEngineAvailableException):
+        env.factory.OneshotPlanner(problem_kind=problem.kind)
+
+
+def test_parameters_choose_the_configuration():
+    problem = robots()
+    with OneshotPlanner(name="corvus", params={"search": "astar", "heuristic": "pdb"}) as planner:
+        result = planner.solve(problem)
+    assert result.metrics["config"] == "astar(pdb)"
+    assert_valid(problem, result.plan)
+    assert len(result.plan.actions) == 3
+
+
+CorvusKind = up.shortcuts.get_environment().factory.engine("corvus")
+
+
+def test_up_finds_the_engines_without_import_corvus(tmp_path):
+    """After the install, a script that never imports corvus gets the engines
+    (corvus_up.pth and corvus_up_hook.py), by name and by problem kind."""
+    script = tmp_path / "plan.py"
+    script.write_text(
+        "import sys\n"
+        "import unified_planning.shortcuts as up\n"
+        "up.get_environment().credits_stream = None\n"
+        "L = up.UserType('L')\n"
+        "at = up.Fluent('at', up.BoolType(), l=L)\n"
+        "move = up.InstantaneousAction('move', a=L, b=L)\n"
+        "a, b = move.parameters\n"
+        "move.add_precondition(at(a))\n"
+        "move.add_effect(at(a), False)\n"
+        "move.add_effect(at(b), True)\n"
+        "problem = up.Problem('p')\n"
+        "problem.add_fluent(at, default_initial_value=False)\n"
+        "problem.add_action(move)\n"
+        "x, y = up.Object('x', L), up.Object('y', L)\n"
+        "problem.add_objects([x, y])\n"
+        "problem.set_initial_value(at(x), True)\n"
+        "problem.add_goal(at(y))\n"
+        "with up.OneshotPlanner(name='corvus') as planner:\n"
+        "    print(planner.solve(problem).plan.actions)\n"
+        "up.get_environment().factory.preference_list = ['corvus', 'corvus-opt']\n"
+        "with up.OneshotPlanner(problem_kind=problem.kind) as planner:\n"
+        "    print(planner.name)\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["[move(x, y)]", "corvus"]
