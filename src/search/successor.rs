@@ -20,7 +20,8 @@
 //! `f / 64`, the layout of [`crate::task::state::StateBits`]), which keeps
 //! the inner loops free of bit-slice bookkeeping.
 
-use crate::task::{FactId, OpId, Operator, Task};
+use crate::task::axioms::AxiomEvaluator;
+use crate::task::{CondEffect, FactId, OpId, Operator, Task};
 
 /// One step of a watch list's decision tree.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +42,8 @@ pub struct SuccessorGenerator {
     /// Per state word, the bits of facts some operator watches: the true
     /// facts nobody watches (often most of them) are skipped a word at a time.
     watched_mask: Vec<u64>,
+    /// Re-derives the derived facts of successors (a no-op without axioms).
+    axioms: AxiomEvaluator,
 }
 
 #[inline]
@@ -55,16 +58,29 @@ pub fn is_applicable(op: &Operator, words: &[u64]) -> bool {
     op.pre.iter().all(|&f| holds(words, f)) && !op.pre_neg.iter().any(|&f| holds(words, f))
 }
 
-/// Writes the successor of `state` under `op` into `out` (same length).
+/// Whether a conditional effect fires in the state before the operator.
 #[inline]
-pub fn apply(op: &Operator, state: &[u64], out: &mut [u64]) {
+fn fires(effect: &CondEffect, state: &[u64]) -> bool {
+    effect.pre.iter().all(|&f| holds(state, f)) && !effect.pre_neg.iter().any(|&f| holds(state, f))
+}
+
+/// Writes the state after `op`'s effects on `state` into `out` (same
+/// length): effect conditions read `state`, deletes happen before adds.
+/// Derived facts are left as they were; [`SuccessorGenerator::apply`]
+/// re-derives them.
+#[inline]
+pub fn apply_effects(op: &Operator, state: &[u64], out: &mut [u64]) {
     out.copy_from_slice(state);
-    for &f in &op.del {
-        out[f as usize / 64] &= !(1u64 << (f % 64));
+    let clear = |out: &mut [u64], f: FactId| out[f as usize / 64] &= !(1u64 << (f % 64));
+    let set = |out: &mut [u64], f: FactId| out[f as usize / 64] |= 1u64 << (f % 64);
+    if op.cond_effects.is_empty() {
+        // The STRIPS case, kept a plain loop.
+        op.del.iter().for_each(|&f| clear(out, f));
+        op.add.iter().for_each(|&f| set(out, f));
+        return;
     }
-    for &f in &op.add {
-        out[f as usize / 64] |= 1u64 << (f % 64);
-    }
+    op.deletes(|e| fires(e, state)).for_each(|&f| clear(out, f));
+    op.adds(|e| fires(e, state)).for_each(|&f| set(out, f));
 }
 
 impl SuccessorGenerator {
@@ -110,7 +126,16 @@ impl SuccessorGenerator {
             steps,
             always,
             watched_mask,
+            axioms: AxiomEvaluator::new(task),
         }
+    }
+
+    /// Writes the successor of `state` under `op` into `out` (same length):
+    /// the operator's effects, then the derived facts of the new state.
+    #[inline]
+    pub fn apply(&mut self, op: &Operator, state: &[u64], out: &mut [u64]) {
+        apply_effects(op, state, out);
+        self.axioms.evaluate(out);
     }
 
     /// Collects the operators applicable in `state` into `out` (cleared

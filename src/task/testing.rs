@@ -142,7 +142,7 @@ pub fn perfect_costs(task: &Task) -> Vec<(StateBuf, Option<u64>)> {
                 continue;
             }
             let mut next = states[i].clone();
-            op.apply_into(states[i].bits(), next.bits_mut());
+            task.apply_into(op, states[i].bits(), next.bits_mut());
             let j = *index.entry(next.clone()).or_insert_with(|| {
                 states.push(next);
                 preds.push(Vec::new());
