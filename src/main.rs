@@ -160,6 +160,7 @@ impl SolveArgs {
             config: Config {
                 preferred_operators: !self.no_preferred && heuristic.preferred_operators,
                 perimeter: self.perimeter,
+                explicit_heuristic: self.heuristic.is_some(),
                 ..Config::new((self.search.strategy)(self.weight), heuristic)
             },
             bound,

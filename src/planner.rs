@@ -164,6 +164,10 @@ pub struct Config {
     /// search stops after [`PROBE_EXPANSIONS`] expansions, so the probe
     /// decides the same tasks, with the same plans, on every machine.
     pub probe: bool,
+    /// The user asked for this heuristic: if it cannot handle the task,
+    /// that is an error. Otherwise (a search algorithm's default, a
+    /// portfolio entry) another one is used, and the log says so.
+    pub explicit_heuristic: bool,
 }
 
 /// Most expansions of a probe: a short try, counted in expansions rather
@@ -180,6 +184,7 @@ impl Config {
             preferred_operators: heuristic.preferred_operators,
             perimeter: false,
             probe: false,
+            explicit_heuristic: false,
         }
     }
 
@@ -300,6 +305,10 @@ fn run(
         );
     }
 
+    let portfolio = portfolio
+        .iter()
+        .map(|&(config, share)| Ok((for_task(&task, config, options)?, share)))
+        .collect::<Result<Vec<_>, PlannerError>>()?;
     let mut last: Option<(Status, Statistics, String)> = None;
     for (i, &(config, share)) in portfolio.iter().enumerate() {
         let mut limits = options.limits;
@@ -376,6 +385,59 @@ fn run(
         search: stats,
         config: name,
         total_time: start.elapsed(),
+    })
+}
+
+/// The configuration as it runs on `task`: a heuristic that cannot handle
+/// the task's conditional effects or derived predicates is an error when the
+/// user asked for it, and is otherwise replaced by one that can (h_max for an
+/// admissible one, so that A* stays optimal; h_FF for the others).
+fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, PlannerError> {
+    use crate::heuristic::{KINDS, perimeter, unsupported_feature};
+    if config.perimeter
+        && let Some(feature) = unsupported_feature(perimeter::CONDITIONAL_EFFECTS, perimeter::AXIOMS, task)
+    {
+        return Err(PlannerError::Unsupported(format!(
+            "--perimeter does not support {feature}, which this task has"
+        )));
+    }
+    let Some(feature) = config.heuristic.unsupported_feature(task) else {
+        return Ok(config);
+    };
+    if config.explicit_heuristic {
+        let able: Vec<&str> = KINDS
+            .iter()
+            .filter(|k| k.unsupported_feature(task).is_none())
+            .map(|k| k.name)
+            .collect();
+        return Err(PlannerError::Unsupported(format!(
+            "heuristic {} does not support {feature}, which this task has (these do: {})",
+            config.heuristic.name,
+            able.join(", ")
+        )));
+    }
+    let replacement: &'static HeuristicKind = if config.heuristic.admissible {
+        &relax::HMAX
+    } else {
+        &relax::HFF
+    };
+    log(
+        options,
+        format!(
+            "heuristic {} does not support {feature}, which this task has: using {} instead{}",
+            config.heuristic.name,
+            replacement.name,
+            if replacement.admissible {
+                " (admissible for this task)"
+            } else {
+                ""
+            }
+        ),
+    );
+    Ok(Config {
+        heuristic: replacement,
+        preferred_operators: config.preferred_operators && replacement.preferred_operators,
+        ..config
     })
 }
 

@@ -102,7 +102,24 @@ pub struct HeuristicKind {
     /// others ignore them, which keeps admissible ones admissible but can
     /// give 0 in a state that is not a goal.
     pub negative_goals: bool,
+    /// The estimate is what the entry declares (admissible or not) also on
+    /// tasks with conditional effects.
+    pub conditional_effects: bool,
+    /// ... and on tasks with derived predicates (axioms).
+    pub axioms: bool,
     pub build: fn(&Task, &BuildContext) -> Box<dyn Heuristic>,
+}
+
+/// The first feature of `task` that a heuristic handling only what the two
+/// flags say cannot handle, named for messages; `None` if it handles the task.
+pub fn unsupported_feature(conditional_effects: bool, axioms: bool, task: &Task) -> Option<&'static str> {
+    if !conditional_effects && task.has_conditional_effects() {
+        Some("conditional effects")
+    } else if !axioms && task.has_axioms() {
+        Some("derived predicates")
+    } else {
+        None
+    }
 }
 
 impl HeuristicKind {
@@ -116,6 +133,11 @@ impl HeuristicKind {
         (self.build)(task, context)
     }
 
+    /// The feature of `task` this heuristic cannot handle, if any.
+    pub fn unsupported_feature(&self, task: &Task) -> Option<&'static str> {
+        unsupported_feature(self.conditional_effects, self.axioms, task)
+    }
+
     /// `--help` text: the help line and the declared properties.
     pub fn describe(&self) -> String {
         let mut properties = vec![if self.admissible { "admissible" } else { "inadmissible" }];
@@ -124,6 +146,12 @@ impl HeuristicKind {
         }
         if !self.negative_goals {
             properties.push("ignores negative goals");
+        }
+        if !self.conditional_effects {
+            properties.push("no conditional effects");
+        }
+        if !self.axioms {
+            properties.push("no derived predicates");
         }
         format!("{} ({})", self.help, properties.join(", "))
     }

@@ -182,6 +182,8 @@ pub static HMAX: HeuristicKind = HeuristicKind {
     admissible: true,
     preferred_operators: false,
     negative_goals: false,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Max)),
 };
 
@@ -191,6 +193,8 @@ pub static HADD: HeuristicKind = HeuristicKind {
     admissible: false,
     preferred_operators: false,
     negative_goals: false,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Add)),
 };
 
@@ -200,6 +204,8 @@ pub static HFF: HeuristicKind = HeuristicKind {
     admissible: false,
     preferred_operators: true,
     negative_goals: false,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::FF)),
 };
 
@@ -213,6 +219,10 @@ pub struct RelaxationHeuristic {
     op_marked: Vec<bool>,
     stack: Vec<FactId>,
     plan: Vec<RelaxedOpId>,
+    /// Per task operator: already counted in the relaxed plan (an operator
+    /// with conditional effects has several relaxed operators, but is
+    /// applied and paid for once); cleared after each use.
+    task_op_marked: Vec<bool>,
     preferred: Vec<OpId>,
 }
 
@@ -226,6 +236,7 @@ impl RelaxationHeuristic {
             op_marked: vec![false; relaxed.num_ops()],
             stack: Vec::new(),
             plan: Vec::new(),
+            task_op_marked: vec![false; task.num_operators()],
             preferred: Vec::new(),
             relaxed,
         }
@@ -241,7 +252,8 @@ impl RelaxationHeuristic {
     }
 
     /// Collects the best supporters needed for the goal into `self.plan`,
-    /// each operator once, and returns their total cost.
+    /// each relaxed operator once, and returns their total cost, each task
+    /// operator counted once (rules and the goal operator cost nothing).
     fn extract_relaxed_plan(&mut self) -> u64 {
         let rt = &self.relaxed;
         self.plan.clear();
@@ -266,7 +278,16 @@ impl RelaxationHeuristic {
         let mut cost = 0u64;
         for &o in &self.plan {
             self.op_marked[o as usize] = false;
-            cost = cost.saturating_add(rt.costs()[o as usize]);
+            let original = rt.original(o);
+            if original != NO_OP && !std::mem::replace(&mut self.task_op_marked[original as usize], true) {
+                cost = cost.saturating_add(rt.costs()[o as usize]);
+            }
+        }
+        for &o in &self.plan {
+            let original = rt.original(o);
+            if original != NO_OP {
+                self.task_op_marked[original as usize] = false;
+            }
         }
         cost
     }
@@ -283,9 +304,13 @@ impl RelaxationHeuristic {
                 continue;
             }
             let applicable = rt.pre(o).iter().all(|&p| holds(p)) && !rt.pre_neg(o).iter().any(|&p| state[p as usize]);
-            if applicable {
+            // Once per task operator (several of its conditional effects may be in the plan).
+            if applicable && !std::mem::replace(&mut self.task_op_marked[original as usize], true) {
                 self.preferred.push(original);
             }
+        }
+        for &o in &self.preferred {
+            self.task_op_marked[o as usize] = false;
         }
     }
 }

@@ -12,6 +12,15 @@
 //! operator has a precondition that triggers it), and `goal_fact`, the single
 //! effect of an artificial zero-cost goal operator whose preconditions are
 //! the goal facts. The relaxed goal is reached when `goal_fact` is.
+//!
+//! A conditional effect becomes one more relaxed operator of its task
+//! operator (same cost), whose preconditions are the operator's and the
+//! effect's condition. A derived-predicate rule becomes a zero-cost relaxed
+//! operator that stands for no task operator. Negative conditions, also
+//! those on derived facts, are relaxed away (taken as reachable), as Fast
+//! Downward's relaxation heuristics do: each relaxed operator then applies
+//! in a superset of the states where the real one does, so h_max stays
+//! admissible.
 
 use crate::task::{FactId, OpId, Task};
 
@@ -32,7 +41,8 @@ pub struct RelaxedTask {
     pub true_fact: FactId,
     pub goal_fact: FactId,
     pub goal_op: RelaxedOpId,
-    /// Per relaxed operator: the task operator it relaxes (`NO_OP` for the goal operator).
+    /// Per relaxed operator: the task operator it relaxes (`NO_OP` for the
+    /// goal operator and for rules of derived predicates).
     original: Vec<OpId>,
     /// Per relaxed operator: its cost in the task.
     cost: Vec<u64>,
@@ -93,6 +103,7 @@ impl RelaxedTask {
             rt.original.push(id as OpId);
             rt.cost.push(op.cost as u64);
         }
+        rt.push_conditional_effects_and_axioms(task);
         rt.goal_op = rt.original.len() as RelaxedOpId;
         rt.eff.push(goal_fact);
         rt.eff_start.push(rt.eff.len() as u32);
@@ -108,6 +119,40 @@ impl RelaxedTask {
         rt.achievers_start = s;
         rt.achievers = l;
         rt
+    }
+
+    /// The relaxed operators of conditional effects and of axioms.
+    fn push_conditional_effects_and_axioms(&mut self, task: &Task) {
+        let mut pre = Vec::new();
+        for (id, op) in task.operators.iter().enumerate() {
+            for e in &op.cond_effects {
+                pre.clear();
+                pre.extend_from_slice(&op.pre);
+                pre.extend_from_slice(&e.pre);
+                pre.sort_unstable();
+                pre.dedup();
+                self.push_relaxed(&pre, &e.add, &op.pre_neg, id as OpId, op.cost as u64);
+            }
+        }
+        for a in &task.axioms {
+            self.push_relaxed(&a.pre, &[a.head], &a.pre_neg, NO_OP, 0);
+        }
+    }
+
+    /// Appends a relaxed operator unless none of its effects is new
+    /// (`pre` sorted).
+    fn push_relaxed(&mut self, pre: &[FactId], add: &[FactId], pre_neg: &[FactId], original: OpId, cost: u64) {
+        let before = self.eff.len();
+        self.eff.extend(add.iter().filter(|f| pre.binary_search(f).is_err()));
+        if self.eff.len() == before {
+            return;
+        }
+        self.eff_start.push(self.eff.len() as u32);
+        self.push_pre(pre);
+        self.pre_neg.extend_from_slice(pre_neg);
+        self.pre_neg_start.push(self.pre_neg.len() as u32);
+        self.original.push(original);
+        self.cost.push(cost);
     }
 
     fn push_pre(&mut self, pre: &[FactId]) {
