@@ -571,3 +571,68 @@ fn validated(
         unit_cost,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::lmcut;
+    use crate::task::testing::{cond, task, with_axioms};
+
+    /// A task with a conditional effect, and one with a derived fact.
+    fn adl_tasks() -> [Task; 2] {
+        let mut t = task(3, &[(&[0], &[], &[1], &[0], 1)], &[0], &[2], &[]);
+        t.operators[0].cond_effects = vec![cond(&[1], &[], &[2], &[])];
+        let derived = with_axioms(
+            task(3, &[(&[0], &[], &[1], &[0], 1)], &[0], &[2], &[]),
+            &[&[(2, &[1], &[])]],
+        );
+        [t, derived]
+    }
+
+    #[test]
+    fn heuristics_that_cannot_handle_the_task_are_refused_or_replaced() {
+        let quiet = Options::default();
+        for (t, feature) in adl_tasks().iter().zip(["conditional effects", "derived predicates"]) {
+            // Asked for by name: an error naming the heuristic and the feature.
+            for kind in [&lmcut::LM_CUT, &pdb::PDB] {
+                let asked = Config {
+                    explicit_heuristic: true,
+                    ..Config::new(Strategy::Astar, kind)
+                };
+                let err = for_task(t, asked, &quiet).unwrap_err();
+                assert_eq!(err.exit_code(), exit::UNSUPPORTED);
+                let message = err.to_string();
+                assert!(message.contains(kind.name) && message.contains(feature), "{message}");
+            }
+            // A* by default: h_max, admissible for the task.
+            let default = for_task(t, Config::new(Strategy::Astar, &lmcut::LM_CUT), &quiet).unwrap();
+            assert_eq!(default.heuristic, &relax::HMAX);
+            assert!(!default.preferred_operators);
+            // What handles the task stays.
+            for kind in [&relax::HMAX, &relax::HFF] {
+                let asked = Config {
+                    explicit_heuristic: true,
+                    ..Config::new(Strategy::Greedy, kind)
+                };
+                assert_eq!(for_task(t, asked, &quiet).unwrap(), asked);
+            }
+            // The perimeter cannot, and is only ever asked for explicitly.
+            let perimeter = Config {
+                perimeter: true,
+                ..Config::new(Strategy::Astar, &relax::HMAX)
+            };
+            assert!(matches!(
+                for_task(t, perimeter, &quiet),
+                Err(PlannerError::Unsupported(_))
+            ));
+        }
+        // STRIPS tasks keep every configuration.
+        let strips = task(2, &[(&[0], &[], &[1], &[0], 1)], &[0], &[1], &[]);
+        let asked = Config {
+            explicit_heuristic: true,
+            perimeter: true,
+            ..Config::new(Strategy::Astar, &lmcut::LM_CUT)
+        };
+        assert_eq!(for_task(&strips, asked, &quiet).unwrap(), asked);
+    }
+}

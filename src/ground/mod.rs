@@ -1491,4 +1491,272 @@ mod tests {
         p.init.push(ground_atom("road a b c"));
         assert!(matches!(reachable(&d, &p), Err(GroundError::Unsupported(_))));
     }
+
+    // --- The normal form read directly: conditional and quantified effects, rules.
+
+    use crate::normalize::{NormalAxiom, NormalEffect};
+    use crate::pddl::PredicateDecl;
+
+    fn effect(vars: &[(&str, &str)], condition: Vec<Literal>, literal: Literal) -> NormalEffect {
+        NormalEffect {
+            vars: vars.iter().map(|(n, t)| typed(n, t)).collect(),
+            condition,
+            literal,
+        }
+    }
+
+    fn normal_action(
+        name: &str,
+        params: &[(&str, &str)],
+        pre: Vec<Literal>,
+        effects: Vec<NormalEffect>,
+    ) -> NormalAction {
+        NormalAction {
+            name: name.to_string(),
+            params: params.iter().map(|(n, t)| typed(n, t)).collect(),
+            external_params: params.len(),
+            precondition: pre,
+            effects,
+            costs: Vec::new(),
+            location: Location::default(),
+        }
+    }
+
+    fn rule(head: &str, params: &[(&str, &str)], body: Vec<Literal>) -> NormalAxiom {
+        NormalAxiom {
+            head: atom(head),
+            params: params.iter().map(|(n, t)| typed(n, t)).collect(),
+            body,
+        }
+    }
+
+    fn derived(name: &str, params: &[(&str, &str)]) -> PredicateDecl {
+        PredicateDecl {
+            name: name.to_string(),
+            params: params.iter().map(|(n, t)| typed(n, t)).collect(),
+            location: Location::default(),
+        }
+    }
+
+    /// A briefcase that carries what is in it (`forall` + `when`), two
+    /// places and two portables that must swap places; `delivered ?o` is
+    /// derived from the static `target`, `missing` from a portable not
+    /// delivered, and the goal `finished` from `missing` being false.
+    fn briefcase() -> (Domain, Problem, NormalTask) {
+        let d = domain(&[("place", "object"), ("portable", "object")], Vec::new());
+        let p = problem(
+            &[
+                ("home", "place"),
+                ("office", "place"),
+                ("p1", "portable"),
+                ("p2", "portable"),
+            ],
+            &[
+                "is-at home",
+                "at p1 home",
+                "at p2 office",
+                "target p1 office",
+                "target p2 home",
+            ],
+            &[],
+        );
+        let place = "place";
+        let normal = NormalTask {
+            actions: vec![
+                normal_action(
+                    "move",
+                    &[("?from", place), ("?to", place)],
+                    vec![pos("is-at ?from"), neg("= ?from ?to")],
+                    vec![
+                        effect(&[], vec![], pos("is-at ?to")),
+                        effect(&[], vec![], neg("is-at ?from")),
+                        effect(&[("?o", "portable")], vec![pos("in ?o")], pos("at ?o ?to")),
+                        effect(&[("?o", "portable")], vec![pos("in ?o")], neg("at ?o ?from")),
+                    ],
+                ),
+                normal_action(
+                    "put-in",
+                    &[("?o", "portable"), ("?l", place)],
+                    vec![pos("at ?o ?l"), pos("is-at ?l"), neg("in ?o")],
+                    vec![effect(&[], vec![], pos("in ?o"))],
+                ),
+                normal_action(
+                    "take-out",
+                    &[("?o", "portable")],
+                    vec![pos("in ?o")],
+                    vec![effect(&[], vec![], neg("in ?o"))],
+                ),
+            ],
+            axioms: vec![
+                rule(
+                    "delivered ?o",
+                    &[("?o", "portable"), ("?l", place)],
+                    vec![pos("at ?o ?l"), pos("target ?o ?l")],
+                ),
+                rule("missing", &[("?o", "portable")], vec![neg("delivered ?o")]),
+                rule("finished", &[], vec![neg("missing")]),
+            ],
+            derived_predicates: vec![
+                derived("delivered", &[("?o", "portable")]),
+                derived("missing", &[]),
+                derived("finished", &[]),
+            ],
+            goal: vec![pos("finished")],
+        };
+        (d, p, normal)
+    }
+
+    #[test]
+    fn conditional_effects_stay_on_one_operator_and_rules_are_layered() {
+        let (d, p, normal) = briefcase();
+        let (task, _) = ground_normal(&d, &p, &normal).expect("grounds");
+        let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
+        assert_eq!(
+            ops,
+            [
+                "(move home office)",
+                "(move office home)",
+                "(put-in p1 home)",
+                "(put-in p1 office)",
+                "(put-in p2 home)",
+                "(put-in p2 office)",
+                "(take-out p1)",
+                "(take-out p2)"
+            ]
+        );
+        let f = |text: &str| fact_id(&task, text).unwrap();
+        let mv = op(&task, "(move home office)").unwrap();
+        assert_eq!(mv.pre, vec![f("is-at home")]);
+        assert_eq!(mv.add, vec![f("is-at office")]);
+        assert_eq!(mv.del, vec![f("is-at home")]);
+        let carry = |o: &str| CondEffect {
+            pre: vec![f(&format!("in {o}"))],
+            pre_neg: vec![],
+            add: vec![f(&format!("at {o} office"))],
+            del: vec![f(&format!("at {o} home"))],
+        };
+        assert_eq!(mv.cond_effects, vec![carry("p1"), carry("p2")]);
+        // delivered: one rule per portable (the static target folded);
+        // missing: one per portable; finished: one. Three layers.
+        let heads: Vec<String> = task
+            .axioms
+            .iter()
+            .map(|a| task.facts[a.head as usize].to_string())
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                "(delivered p1)",
+                "(delivered p2)",
+                "(missing)",
+                "(missing)",
+                "(finished)"
+            ]
+        );
+        assert_eq!(task.axioms[0].pre, vec![f("at p1 office")]);
+        assert_eq!(task.axioms[2].pre_neg, vec![f("delivered p1")]);
+        assert_eq!(task.axiom_layers, vec![0, 2, 4, 5]);
+        assert!(task.is_derived(f("finished")) && !task.is_derived(f("in p1")));
+        assert_eq!(task.goal, vec![f("finished")]);
+        // The initial state derives `missing` (nothing is delivered).
+        let init: Vec<String> = task
+            .initial_state()
+            .bits()
+            .iter_ones()
+            .map(|i| task.facts[i].to_string())
+            .collect();
+        assert_eq!(init, ["(at p1 home)", "(at p2 office)", "(is-at home)", "(missing)"]);
+        // The optimal plan swaps the two portables in five steps.
+        let plan = [
+            "(put-in p1 home)",
+            "(move home office)",
+            "(take-out p1)",
+            "(put-in p2 office)",
+            "(move office home)",
+        ];
+        let mut state = task.initial_state();
+        for name in plan {
+            let o = op(&task, name).unwrap();
+            assert!(o.is_applicable(state.bits()), "{name}");
+            let mut next = state.clone();
+            task.apply_into(o, state.bits(), next.bits_mut());
+            state = next;
+        }
+        assert!(task.is_goal(state.bits()));
+        // Not taking p1 out carries it back home: the goal fails.
+        let mut state = task.initial_state();
+        for name in [
+            "(put-in p1 home)",
+            "(move home office)",
+            "(put-in p2 office)",
+            "(move office home)",
+        ] {
+            let mut next = state.clone();
+            task.apply_into(op(&task, name).unwrap(), state.bits(), next.bits_mut());
+            state = next;
+        }
+        assert!(!task.is_goal(state.bits()));
+        let optimum = crate::task::testing::perfect_costs(&task)[0].1;
+        assert_eq!(optimum, Some(5));
+    }
+
+    #[test]
+    fn conditions_are_folded_and_unreachable_effects_dropped() {
+        // `move` also paints what it carries, when the portable is not
+        // `fragile` (static: p2 is) and when it is `wet` (never reachable).
+        let (d, mut p, mut normal) = briefcase();
+        p.init.push(ground_atom("fragile p2"));
+        normal.actions[0].effects.push(effect(
+            &[("?o", "portable")],
+            vec![pos("in ?o"), neg("fragile ?o")],
+            pos("painted ?o"),
+        ));
+        normal.actions[0]
+            .effects
+            .push(effect(&[("?o", "portable")], vec![pos("wet ?o")], pos("dry ?o")));
+        // Unconditional over all portables: `moved ?o`; conditional on the
+        // action's own precondition: folded to unconditional.
+        normal.actions[0]
+            .effects
+            .push(effect(&[("?o", "portable")], vec![], pos("moved ?o")));
+        normal.actions[0]
+            .effects
+            .push(effect(&[], vec![pos("is-at ?from")], pos("left ?from")));
+        let (task, _) = ground_reachable(&d, &p, &normal).expect("grounds");
+        let f = |text: &str| fact_id(&task, text).unwrap();
+        let mv = op(&task, "(move home office)").unwrap();
+        let mut add = vec![f("is-at office"), f("moved p1"), f("moved p2"), f("left home")];
+        add.sort();
+        assert_eq!(mv.add, add);
+        assert!(fact_id(&task, "dry p1").is_none() && fact_id(&task, "painted p2").is_none());
+        let p1 = mv.cond_effects.iter().find(|e| e.pre == vec![f("in p1")]).unwrap();
+        let mut p1_add = vec![f("at p1 office"), f("painted p1")];
+        p1_add.sort();
+        assert_eq!(p1.add, p1_add);
+        assert_eq!(mv.cond_effects.len(), 2);
+    }
+
+    #[test]
+    fn existential_parameters_are_not_written_and_negative_cycles_refused() {
+        // `take-out` gains a hidden parameter ?l (where the briefcase is):
+        // written without it.
+        let (d, p, mut normal) = briefcase();
+        normal.actions[2].params.push(typed("?l", "place"));
+        normal.actions[2].precondition.push(pos("is-at ?l"));
+        let (task, _) = ground_reachable(&d, &p, &normal).expect("grounds");
+        let take: Vec<&Operator> = task.operators.iter().filter(|o| o.action == "take-out").collect();
+        assert!(take.iter().all(|o| o.args.len() == 1));
+        assert_eq!(take.len(), 4);
+        // finished :- not missing; missing :- not finished.
+        let (d, p, mut normal) = briefcase();
+        normal.axioms.push(rule("missing", &[], vec![neg("finished")]));
+        match ground_reachable(&d, &p, &normal) {
+            Err(GroundError::Unsupported(m)) => assert!(m.contains("finished, missing"), "{m}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        // An effect on a derived predicate is refused by name.
+        let (d, p, mut normal) = briefcase();
+        normal.actions[1].effects.push(effect(&[], vec![], pos("missing")));
+        assert!(matches!(ground_reachable(&d, &p, &normal), Err(GroundError::Unsupported(m)) if m.contains("missing")));
+    }
 }

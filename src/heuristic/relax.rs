@@ -353,7 +353,7 @@ impl Heuristic for RelaxationHeuristic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+    use crate::task::testing::{Lcg, OpSpec, cond, perfect_costs, random_task, state, task, with_axioms};
 
     fn values(t: &Task, s: &[FactId]) -> [Estimate; 3] {
         let s = state(t.num_facts(), s);
@@ -483,6 +483,49 @@ mod tests {
         assert_eq!(values(&t, &[0, 2]), [Some(0), Some(0), Some(0)]);
     }
 
+    /// Facts a = 0, b = 1, c = 2, g = 3; d = 4 derived from b and c.
+    /// op0 (1): a -> b, and when b: c. op1 (3): a -> c. op2 (1): d -> g.
+    fn conditional_and_derived() -> Task {
+        let ops: [OpSpec; 3] = [
+            (&[0], &[], &[1], &[], 1),
+            (&[0], &[], &[2], &[], 3),
+            (&[4], &[], &[3], &[], 1),
+        ];
+        let mut t = task(5, &ops, &[0], &[3], &[]);
+        t.operators[0].cond_effects = vec![cond(&[1], &[], &[2], &[])];
+        with_axioms(t, &[&[(4, &[1, 2], &[])]])
+    }
+
+    #[test]
+    fn conditional_effects_and_rules_in_the_relaxation() {
+        let t = conditional_and_derived();
+        // b costs 1 (op0); c costs 2 by op0's effect, which needs a and b
+        // (op1 would cost 3); the rule for d costs nothing: d = max(1, 2)
+        // or 1 + 2; g one more. The relaxed plan {op2, rule, op0 (for b),
+        // op0's effect (for c)} applies op0 once: h_FF = 1 + 1.
+        assert_eq!(values(&t, &[0]), [Some(3), Some(4), Some(2)]);
+        // Only op0 is applicable among the relaxed plan's operators, once.
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        // With b, c and so d: g is one step away.
+        assert_eq!(values(&t, &[0, 1, 2, 4]), [Some(1), Some(1), Some(1)]);
+        assert_eq!(preferred(&t, &[0, 1, 2, 4]), vec![2]);
+        // h_max is admissible here: the real optimum applies op0 twice.
+        let perfect = perfect_costs(&t);
+        assert_eq!(perfect[0].1, Some(3));
+    }
+
+    #[test]
+    fn negated_derived_conditions_are_relaxed_as_true() {
+        // e = 1 derived from "not a"; op0 (1): e -> g = 2; op1 (1): a -> {} deletes a.
+        // From {a}, the relaxation takes "not a" as reachable at no cost.
+        let ops: [OpSpec; 2] = [(&[1], &[], &[2], &[], 1), (&[0], &[], &[3], &[0], 1)];
+        let t = with_axioms(task(4, &ops, &[0], &[2], &[]), &[&[(1, &[], &[0])]]);
+        assert_eq!(values(&t, &[0]), [Some(1), Some(1), Some(1)]);
+        // op0 needs e, false in {a}: not helpful.
+        assert!(preferred(&t, &[0]).is_empty());
+        assert_eq!(perfect_costs(&t)[0].1, Some(2));
+    }
+
     #[test]
     fn lowering_costs_incrementally_matches_a_fresh_run() {
         let mut rng = Lcg(3);
@@ -511,6 +554,29 @@ mod tests {
                         let max = rt.pre(o).iter().map(|&p| fresh.fact_cost[p as usize]).max();
                         assert_eq!(Some(fresh.fact_cost[trigger as usize]), max, "{t:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// With conditional effects and derived facts, h_max stays admissible,
+    /// and all three find the same dead ends, which are real.
+    #[test]
+    fn random_adl_tasks_keep_hmax_admissible() {
+        let mut rng = Lcg(11);
+        for _ in 0..200 {
+            let t = crate::task::testing::random_adl_task(&mut rng, 7, 8);
+            let mut hs = [Mode::Max, Mode::Add, Mode::FF].map(|m| RelaxationHeuristic::new(&t, m));
+            for (s, perfect) in perfect_costs(&t) {
+                let [max, add, ff] = [0, 1, 2].map(|i| hs[i].evaluate(s.bits()));
+                assert_eq!(max.is_some(), add.is_some());
+                assert_eq!(max.is_some(), ff.is_some());
+                match max {
+                    Some(max) => assert!(perfect.is_none_or(|p| max <= p), "{t:?} {s:?}"),
+                    None => assert_eq!(perfect, None, "dead end with a plan: {t:?} {s:?}"),
+                }
+                for &o in hs[2].preferred_operators() {
+                    assert!(t.operators[o as usize].is_applicable(s.bits()));
                 }
             }
         }
