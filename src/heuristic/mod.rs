@@ -219,4 +219,25 @@ mod registry_tests {
             }
         }
     }
+
+    /// An admissible entry that declares it handles conditional effects and
+    /// derived predicates stays admissible on tasks with them.
+    #[test]
+    fn declared_features_keep_admissibility() {
+        let mut rng = Lcg(13);
+        for _ in 0..50 {
+            let task = crate::task::testing::random_adl_task(&mut rng, 6, 8);
+            let perfect = crate::task::testing::perfect_costs(&task);
+            for kind in KINDS.iter().filter(|k| k.unsupported_feature(&task).is_none()) {
+                let mut h = kind.build(&task);
+                for (s, cost) in &perfect {
+                    match h.evaluate(s.bits()) {
+                        Some(v) if kind.admissible => assert!(cost.is_none_or(|c| v <= c), "{}", kind.name),
+                        None if kind.admissible => assert_eq!(*cost, None, "{}", kind.name),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
 }
