@@ -1,5 +1,6 @@
-//! The grounded STRIPS task: numbered facts, operators with flat
-//! pre/add/del fact-id lists, an initial state and a goal; and what works
+//! The grounded task: numbered facts, operators with flat pre/add/del
+//! fact-id lists and conditional effects, rules of derived facts in layers
+//! ([`axioms`]), an initial state and a goal; and what works
 //! on the task alone, below the grounder, the heuristics and the search:
 //! its states ([`state`]), the registry that interns them ([`registry`])
 //! and its invariants ([`invariants`]).
