@@ -4,6 +4,7 @@
 //! relaxation engine ([`relax`]); LM-cut ([`lmcut`]) and pattern databases
 //! ([`pdb`]) are the stronger admissible ones.
 
+pub mod negated;
 pub mod perimeter;
 pub mod unary;
 

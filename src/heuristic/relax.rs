@@ -296,7 +296,7 @@ impl RelaxationHeuristic {
     /// true: zero-cost operators reach facts at cost 0.)
     fn collect_helpful(&mut self, state: &StateBits) {
         let rt = &self.relaxed;
-        let holds = |p: FactId| p == rt.true_fact || state[p as usize];
+        let holds = |p: FactId| rt.holds(state, p);
         self.preferred.clear();
         for &o in &self.plan {
             let original = rt.original(o);
@@ -515,7 +515,7 @@ mod tests {
     }
 
     #[test]
-    fn negated_derived_conditions_are_relaxed_as_true() {
+    fn negative_conditions_of_rules_on_basic_facts_are_relaxed_away() {
         // e = 1 derived from "not a"; op0 (1): e -> g = 2; op1 (1): a -> {} deletes a.
         // From {a}, the relaxation takes "not a" as reachable at no cost.
         let ops: [OpSpec; 2] = [(&[1], &[], &[2], &[], 1), (&[0], &[], &[3], &[0], 1)];
@@ -524,6 +524,26 @@ mod tests {
         // op0 needs e, false in {a}: not helpful.
         assert!(preferred(&t, &[0]).is_empty());
         assert_eq!(perfect_costs(&t)[0].1, Some(2));
+    }
+
+    #[test]
+    fn derived_facts_needed_false_have_rules_of_their_own() {
+        // a = 0, b = 1, g = 2; d = 3 derived: d :- not a; d :- b, c (c = 4).
+        // op0 (1): not d -> g; op1 (1): -> a. "not d" needs a (the first
+        // rule blocked); the second rule is taken as blocked (it could be,
+        // by b or c being false).
+        let ops: [OpSpec; 2] = [(&[], &[3], &[2], &[], 1), (&[], &[], &[0], &[], 1)];
+        let t = with_axioms(task(5, &ops, &[], &[2], &[]), &[&[(3, &[], &[0]), (3, &[1, 4], &[])]]);
+        // From {d}: a first, then op0.
+        assert_eq!(values(&t, &[3]), [Some(2), Some(2), Some(2)]);
+        assert_eq!(preferred(&t, &[3]), vec![1]);
+        // From {a}: "not d" holds, op0 is helpful.
+        assert_eq!(values(&t, &[0]), [Some(1), Some(1), Some(1)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        assert_eq!(perfect_costs(&t)[0].1, Some(2));
+        // A derived goal that must be false works the same way.
+        let t = with_axioms(task(5, &ops, &[], &[], &[3]), &[&[(3, &[], &[0])]]);
+        assert_eq!(values(&t, &[3]), [Some(1), Some(1), Some(1)]);
     }
 
     #[test]

@@ -16,12 +16,14 @@
 //! A conditional effect becomes one more relaxed operator of its task
 //! operator (same cost), whose preconditions are the operator's and the
 //! effect's condition. A derived-predicate rule becomes a zero-cost relaxed
-//! operator that stands for no task operator. Negative conditions, also
-//! those on derived facts, are relaxed away (taken as reachable), as Fast
-//! Downward's relaxation heuristics do: each relaxed operator then applies
-//! in a superset of the states where the real one does, so h_max stays
-//! admissible.
+//! operator that stands for no task operator. Negative conditions on
+//! derived facts become artificial facts with rules of their own
+//! ([`super::negated`]); other negative conditions are relaxed away (taken
+//! as reachable). Each relaxed operator then applies in a superset of the
+//! states where the real one does, so h_max stays admissible.
 
+use super::negated::NegatedDerived;
+use crate::task::state::StateBits;
 use crate::task::{FactId, OpId, Task};
 
 /// Marks "no operator": the supporter of a fact true in the state, or the
@@ -61,6 +63,9 @@ pub struct RelaxedTask {
     /// Per fact `f`, the operators with `f` as an effect.
     achievers_start: Vec<u32>,
     achievers: Vec<RelaxedOpId>,
+    /// The "not d" facts of derived facts needed false, after the two
+    /// artificial ones.
+    negated: NegatedDerived,
 }
 
 impl RelaxedTask {
@@ -68,8 +73,9 @@ impl RelaxedTask {
         let num_task_facts = task.num_facts();
         let true_fact = num_task_facts as FactId;
         let goal_fact = true_fact + 1;
+        let negated = NegatedDerived::new(task, goal_fact + 1);
         let mut rt = RelaxedTask {
-            num_facts: num_task_facts + 2,
+            num_facts: num_task_facts + 2 + negated.num_facts(),
             num_task_facts,
             true_fact,
             goal_fact,
@@ -86,6 +92,7 @@ impl RelaxedTask {
             pre_of: Vec::new(),
             achievers_start: Vec::new(),
             achievers: Vec::new(),
+            negated,
         };
         for (id, op) in task.operators.iter().enumerate() {
             // An add effect that is also a precondition never makes a fact
@@ -97,7 +104,7 @@ impl RelaxedTask {
                 continue;
             }
             rt.eff_start.push(rt.eff.len() as u32);
-            rt.push_pre(&op.pre);
+            rt.push_pre(&rt.negated.condition(&op.pre, &op.pre_neg));
             rt.pre_neg.extend_from_slice(&op.pre_neg);
             rt.pre_neg_start.push(rt.pre_neg.len() as u32);
             rt.original.push(id as OpId);
@@ -107,7 +114,7 @@ impl RelaxedTask {
         rt.goal_op = rt.original.len() as RelaxedOpId;
         rt.eff.push(goal_fact);
         rt.eff_start.push(rt.eff.len() as u32);
-        rt.push_pre(&task.goal);
+        rt.push_pre(&rt.negated.condition(&task.goal, &task.goal_neg));
         rt.pre_neg_start.push(rt.pre_neg.len() as u32);
         rt.original.push(NO_OP);
         rt.cost.push(0);
@@ -121,21 +128,36 @@ impl RelaxedTask {
         rt
     }
 
-    /// The relaxed operators of conditional effects and of axioms.
+    /// The relaxed operators of conditional effects, of axioms and of the
+    /// negations of derived facts.
     fn push_conditional_effects_and_axioms(&mut self, task: &Task) {
-        let mut pre = Vec::new();
         for (id, op) in task.operators.iter().enumerate() {
             for e in &op.cond_effects {
-                pre.clear();
-                pre.extend_from_slice(&op.pre);
-                pre.extend_from_slice(&e.pre);
-                pre.sort_unstable();
-                pre.dedup();
+                let pos: Vec<FactId> = op.pre.iter().chain(&e.pre).copied().collect();
+                let neg: Vec<FactId> = op.pre_neg.iter().chain(&e.pre_neg).copied().collect();
+                let pre = self.negated.condition(&pos, &neg);
                 self.push_relaxed(&pre, &e.add, &op.pre_neg, id as OpId, op.cost as u64);
             }
         }
         for a in &task.axioms {
-            self.push_relaxed(&a.pre, &[a.head], &a.pre_neg, NO_OP, 0);
+            let pre = self.negated.condition(&a.pre, &a.pre_neg);
+            self.push_relaxed(&pre, &[a.head], &a.pre_neg, NO_OP, 0);
+        }
+        let rules = self.negated.rules().to_vec();
+        for (not_d, pre) in &rules {
+            self.push_relaxed(pre, &[*not_d], &[], NO_OP, 0);
+        }
+    }
+
+    /// Whether relaxed fact `f` holds in `state` (the artificial "true" does,
+    /// the goal fact does not, "not d" when d is false).
+    pub fn holds(&self, state: &StateBits, f: FactId) -> bool {
+        if (f as usize) < self.num_task_facts {
+            state[f as usize]
+        } else if f == self.true_fact {
+            true
+        } else {
+            self.negated.negated(f).is_some_and(|d| !state[d as usize])
         }
     }
 
