@@ -36,12 +36,16 @@ fn shared_ipc() -> Option<PathBuf> {
     }
 }
 
-/// The domain file and the first `n` problems (in natural order: `p2` before `p10`).
+/// The domain file and the first `n` problems (in natural order: `p2`
+/// before `p10`; other domain files such as `orig-domain.pddl` left out).
 fn first_problems(dir: &Path, n: usize) -> (PathBuf, Vec<PathBuf>) {
     let mut problems: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("domain folder is readable")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "pddl") && p.file_name().is_some_and(|f| f != "domain.pddl"))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "pddl")
+                && p.file_name().is_some_and(|f| !f.to_string_lossy().contains("domain"))
+        })
         .collect();
     let key = |p: &PathBuf| {
         let name = p.file_name().unwrap_or_default().to_string_lossy().to_string();
