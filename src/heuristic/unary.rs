@@ -95,20 +95,8 @@ impl RelaxedTask {
             negated,
         };
         for (id, op) in task.operators.iter().enumerate() {
-            // An add effect that is also a precondition never makes a fact
-            // newly true, so the relaxation does not need it.
-            let before = rt.eff.len();
-            rt.eff
-                .extend(op.add.iter().filter(|f| op.pre.binary_search(f).is_err()));
-            if rt.eff.len() == before {
-                continue;
-            }
-            rt.eff_start.push(rt.eff.len() as u32);
-            rt.push_pre(&rt.negated.condition(&op.pre, &op.pre_neg));
-            rt.pre_neg.extend_from_slice(&op.pre_neg);
-            rt.pre_neg_start.push(rt.pre_neg.len() as u32);
-            rt.original.push(id as OpId);
-            rt.cost.push(op.cost as u64);
+            let pre = rt.negated.condition(&op.pre, &op.pre_neg);
+            rt.push_relaxed(&pre, &op.add, &op.pre_neg, id as OpId, op.cost as u64);
         }
         rt.push_conditional_effects_and_axioms(task);
         rt.goal_op = rt.original.len() as RelaxedOpId;
@@ -162,7 +150,8 @@ impl RelaxedTask {
     }
 
     /// Appends a relaxed operator unless none of its effects is new
-    /// (`pre` sorted).
+    /// (`pre` sorted): an add effect that is also a precondition never makes
+    /// a fact newly true, so the relaxation does not need it.
     fn push_relaxed(&mut self, pre: &[FactId], add: &[FactId], pre_neg: &[FactId], original: OpId, cost: u64) {
         let before = self.eff.len();
         self.eff.extend(add.iter().filter(|f| pre.binary_search(f).is_err()));
