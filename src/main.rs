@@ -213,6 +213,7 @@ impl SolveArgs {
                 preferred_operators: !self.no_preferred && heuristic.preferred_operators,
                 perimeter: self.perimeter,
                 cost_type: self.cost_type,
+                explicit_heuristic: self.heuristic.is_some(),
                 ..Config::new((self.search.strategy)(self.weight), heuristic)
             },
             bound,

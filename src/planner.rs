@@ -190,6 +190,10 @@ pub struct Config {
     pub probe: bool,
     /// The action costs the heuristic sees; the search counts the task's.
     pub cost_type: CostType,
+    /// The user asked for this heuristic: if it cannot handle the task,
+    /// that is an error. Otherwise (a search algorithm's default, a
+    /// portfolio entry) another one is used, and the log says so.
+    pub explicit_heuristic: bool,
 }
 
 /// Most expansions of a probe: a short try, counted in expansions rather
@@ -207,6 +211,7 @@ impl Config {
             perimeter: false,
             probe: false,
             cost_type: CostType::Normal,
+            explicit_heuristic: false,
         }
     }
 
@@ -331,6 +336,10 @@ fn run(
         );
     }
 
+    let portfolio = portfolio
+        .iter()
+        .map(|&(config, share)| Ok((for_task(&task, config, options)?, share)))
+        .collect::<Result<Vec<_>, PlannerError>>()?;
     let mut last: Option<(Status, Statistics, String)> = None;
     for (i, &(config, share)) in portfolio.iter().enumerate() {
         let mut limits = options.limits;
@@ -413,6 +422,59 @@ fn run(
         search: stats,
         config: name,
         total_time: start.elapsed(),
+    })
+}
+
+/// The configuration as it runs on `task`: a heuristic that cannot handle
+/// the task's conditional effects or derived predicates is an error when the
+/// user asked for it, and is otherwise replaced by one that can (h_max for an
+/// admissible one, so that A* stays optimal; h_FF for the others).
+fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, PlannerError> {
+    use crate::heuristic::{KINDS, perimeter, unsupported_feature};
+    if config.perimeter
+        && let Some(feature) = unsupported_feature(perimeter::CONDITIONAL_EFFECTS, perimeter::AXIOMS, task)
+    {
+        return Err(PlannerError::Unsupported(format!(
+            "--perimeter does not support {feature}, which this task has"
+        )));
+    }
+    let Some(feature) = config.heuristic.unsupported_feature(task) else {
+        return Ok(config);
+    };
+    if config.explicit_heuristic {
+        let able: Vec<&str> = KINDS
+            .iter()
+            .filter(|k| k.unsupported_feature(task).is_none())
+            .map(|k| k.name)
+            .collect();
+        return Err(PlannerError::Unsupported(format!(
+            "heuristic {} does not support {feature}, which this task has (these do: {})",
+            config.heuristic.name,
+            able.join(", ")
+        )));
+    }
+    let replacement: &'static HeuristicKind = if config.heuristic.admissible {
+        &relax::HMAX
+    } else {
+        &relax::HFF
+    };
+    log(
+        options,
+        format!(
+            "heuristic {} does not support {feature}, which this task has: using {} instead{}",
+            config.heuristic.name,
+            replacement.name,
+            if replacement.admissible {
+                " (admissible for this task)"
+            } else {
+                ""
+            }
+        ),
+    );
+    Ok(Config {
+        heuristic: replacement,
+        preferred_operators: config.preferred_operators && replacement.preferred_operators,
+        ..config
     })
 }
 
@@ -546,4 +608,69 @@ fn validated(
         cost,
         unit_cost,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::lmcut;
+    use crate::task::testing::{cond, task, with_axioms};
+
+    /// A task with a conditional effect, and one with a derived fact.
+    fn adl_tasks() -> [Task; 2] {
+        let mut t = task(3, &[(&[0], &[], &[1], &[0], 1)], &[0], &[2], &[]);
+        t.operators[0].cond_effects = vec![cond(&[1], &[], &[2], &[])];
+        let derived = with_axioms(
+            task(3, &[(&[0], &[], &[1], &[0], 1)], &[0], &[2], &[]),
+            &[&[(2, &[1], &[])]],
+        );
+        [t, derived]
+    }
+
+    #[test]
+    fn heuristics_that_cannot_handle_the_task_are_refused_or_replaced() {
+        let quiet = Options::default();
+        for (t, feature) in adl_tasks().iter().zip(["conditional effects", "derived predicates"]) {
+            // Asked for by name: an error naming the heuristic and the feature.
+            for kind in [&lmcut::LM_CUT, &pdb::PDB] {
+                let asked = Config {
+                    explicit_heuristic: true,
+                    ..Config::new(Strategy::Astar, kind)
+                };
+                let err = for_task(t, asked, &quiet).unwrap_err();
+                assert_eq!(err.exit_code(), exit::UNSUPPORTED);
+                let message = err.to_string();
+                assert!(message.contains(kind.name) && message.contains(feature), "{message}");
+            }
+            // A* by default: h_max, admissible for the task.
+            let default = for_task(t, Config::new(Strategy::Astar, &lmcut::LM_CUT), &quiet).unwrap();
+            assert_eq!(default.heuristic, &relax::HMAX);
+            assert!(!default.preferred_operators);
+            // What handles the task stays.
+            for kind in [&relax::HMAX, &relax::HFF] {
+                let asked = Config {
+                    explicit_heuristic: true,
+                    ..Config::new(Strategy::Greedy, kind)
+                };
+                assert_eq!(for_task(t, asked, &quiet).unwrap(), asked);
+            }
+            // The perimeter cannot, and is only ever asked for explicitly.
+            let perimeter = Config {
+                perimeter: true,
+                ..Config::new(Strategy::Astar, &relax::HMAX)
+            };
+            assert!(matches!(
+                for_task(t, perimeter, &quiet),
+                Err(PlannerError::Unsupported(_))
+            ));
+        }
+        // STRIPS tasks keep every configuration.
+        let strips = task(2, &[(&[0], &[], &[1], &[0], 1)], &[0], &[1], &[]);
+        let asked = Config {
+            explicit_heuristic: true,
+            perimeter: true,
+            ..Config::new(Strategy::Astar, &lmcut::LM_CUT)
+        };
+        assert_eq!(for_task(&strips, asked, &quiet).unwrap(), asked);
+    }
 }

@@ -14,7 +14,10 @@ use crate::task::{MutexGroup, Task};
 /// `groups`; returns the task and how many were removed. Facts stay (the
 /// relevance analysis drops those that nothing needs any more).
 pub fn remove_impossible_operators(mut task: Task, groups: &[MutexGroup]) -> (Task, usize) {
-    if groups.is_empty() {
+    // The reachability below reads only unconditional adds and knows
+    // nothing of derived facts: such tasks are kept as they are (their
+    // invariant synthesis finds no groups anyway).
+    if groups.is_empty() || task.has_conditional_effects() || task.has_axioms() {
         return (task, 0);
     }
     let mutex = MutexTable::new(task.num_facts(), groups);

@@ -1,25 +1,37 @@
-//! Grounding: from the lifted AST to a compact STRIPS [`Task`].
+//! Grounding: from the lifted task in normal form ([`crate::normalize`]) to
+//! a compact [`Task`].
 //!
-//! 1. Predicates no action adds or deletes are *static* (so is `=`, and so
-//!    are types, as unary constraints on parameters): they never become
-//!    facts; preconditions on them are decided while grounding.
+//! 1. Predicates no effect changes and no rule derives are *static* (so is
+//!    `=`, and so are types, as unary constraints on parameters): they never
+//!    become facts; conditions on them are decided while grounding.
 //! 2. A forward fix-point over the delete relaxation finds the reachable
-//!    facts and operators (semi-naive: each newly reached fact triggers only
-//!    the joins in which it takes part). Action parameters are bound by
-//!    joining along the preconditions, with hash indexes on the bound
-//!    argument positions, never by enumerating all parameter tuples.
+//!    facts, operators, conditional effects and derived facts
+//!    (semi-naive: each newly reached fact triggers only the joins in which
+//!    it takes part). Parameters are bound by joining along the positive
+//!    conditions, with hash indexes on the bound argument positions, never
+//!    by enumerating all parameter tuples. Each action, each of its
+//!    effects that is conditional or quantified, and each derived-predicate
+//!    rule is one [`Rule`] of the fix-point; negative conditions on fluent
+//!    and derived facts are relaxed away (treated as reachable).
 //! 3. Reachable facts and operators are numbered in sorted order, so the
-//!    same input always gives the same [`Task`].
+//!    same input always gives the same [`Task`]. Conditional effects stay
+//!    (condition, effect) pairs on their operator ([`effects`]); rules are
+//!    sorted into layers ([`stratify`]).
 //! 4. Operators that apply in no reachable state by the task's invariants
 //!    (two mutex preconditions) are removed ([`impossible`]).
 //! 5. Constant and goal-irrelevant facts and operators are removed
 //!    ([`simplify`]).
 //! 6. The final task gets its invariant groups
 //!    ([`crate::task::invariants`]), computed here once for all their users.
+//!
+//! Steps 4 to 6 keep tasks with conditional effects or derived facts as
+//! they are.
 
+mod effects;
 mod impossible;
 mod join;
 mod simplify;
+mod stratify;
 mod symbols;
 
 use std::collections::VecDeque;
@@ -30,9 +42,10 @@ use std::time::Instant;
 // (what is collected from them is sorted), so the hash need not be randomized.
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::pddl::{Action, CostExpr, Domain, Problem, Term};
+use crate::normalize::{self, NormalAction, NormalTask};
+use crate::pddl::{Atom, CostExpr, Domain, GroundAtom, Literal, Problem, Term, TypedName};
 use crate::task::invariants::invariant_groups;
-use crate::task::{Fact, FactId, Invariants, Operator, Task};
+use crate::task::{Axiom, CondEffect, Fact, FactId, Invariants, Operator, Task};
 
 use join::{Arg, JoinInput, Plan, Relation, SchemaAtom, Tuple};
 use symbols::{Interner, Types};
@@ -66,8 +79,18 @@ pub enum GroundError {
 /// Grounds a checked domain and problem and simplifies the result.
 /// Numbering is deterministic.
 pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
+    ground_normal(domain, problem, &normalize::normalize(domain, problem))
+}
+
+/// Grounds the normal form `normal` of a checked domain and problem (whose
+/// types, objects, initial state and costs it reads) and simplifies the result.
+pub fn ground_normal(
+    domain: &Domain,
+    problem: &Problem,
+    normal: &NormalTask,
+) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
-    let (task, mut stats) = ground_reachable(domain, problem)?;
+    let (task, mut stats) = ground_reachable(domain, problem, normal)?;
     let groups = invariant_groups(&task);
     let (task, impossible) = impossible::remove_impossible_operators(task, &groups);
     stats.impossible_operators = impossible;
@@ -89,12 +112,16 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats),
 }
 
 /// The relaxed-reachable part of the task, before simplification.
-fn ground_reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
+fn ground_reachable(
+    domain: &Domain,
+    problem: &Problem,
+    normal: &NormalTask,
+) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
-    let mut grounder = Grounder::new(domain, problem)?;
+    let mut grounder = Grounder::new(domain, problem, normal)?;
     grounder.reach();
     let static_facts = grounder.num_static_facts();
-    let task = grounder.into_task(domain, problem)?;
+    let task = grounder.into_task(problem)?;
     let stats = GroundStats {
         facts: task.num_facts(),
         operators: task.num_operators(),
@@ -110,139 +137,297 @@ fn ground_reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundS
 /// The name of the equality predicate.
 const EQUALITY: &str = "=";
 
-/// An action schema with interned predicates and objects.
-struct Schema<'a> {
-    action: &'a Action,
+/// What the bindings of a [`Rule`] stand for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RuleKind {
+    /// Operators of `actions[i]`.
+    Action(usize),
+    /// Conditional or quantified effects of `actions[action]`:
+    /// `effect_groups[group]`.
+    Effect { action: usize, group: usize },
+    /// Derived facts: `axioms[i]`.
+    Axiom(usize),
+}
+
+/// One join of the reachability fix-point: its parameters, its conditions
+/// sorted by what the join does with them, and the atoms each binding makes
+/// reachable.
+struct Rule {
+    kind: RuleKind,
     param_sets: Vec<usize>,
     pos_fluent: Vec<SchemaAtom>,
     pos_static: Vec<SchemaAtom>,
-    neg_fluent: Vec<SchemaAtom>,
     neg_static: Vec<SchemaAtom>,
     equalities: Vec<(SchemaAtom, bool)>,
+    reaches: Vec<SchemaAtom>,
+}
+
+/// A condition literal on a fluent or derived predicate, kept for the
+/// ground task (static ones are decided by the join).
+type FluentLiteral = (SchemaAtom, bool);
+
+/// An action schema with interned atoms.
+struct ActionSchema<'a> {
+    normal: &'a NormalAction,
+    /// The precondition on fluent and derived predicates.
+    pre: Vec<FluentLiteral>,
+    /// Effects without condition or quantified variables.
+    add: Vec<SchemaAtom>,
+    del: Vec<SchemaAtom>,
+    /// Its effects with a condition or quantified variables, by rule index.
+    effect_rules: Vec<usize>,
+}
+
+/// The effects of an action that share quantified variables and a
+/// condition: their rule's parameters are the action's followed by the
+/// variables.
+struct EffectGroup {
+    condition: Vec<FluentLiteral>,
     add: Vec<SchemaAtom>,
     del: Vec<SchemaAtom>,
 }
+
+/// A derived-predicate rule with interned atoms.
+struct AxiomSchema {
+    head: SchemaAtom,
+    body: Vec<FluentLiteral>,
+}
+
+/// The parts of a rule's condition: (atom, positive) pairs.
+type Condition = Vec<(SchemaAtom, bool)>;
+
+/// The quantified variables and the condition of an effect group.
+type GroupCondition<'n> = (&'n [TypedName], Condition);
 
 struct Grounder<'a> {
     objects: Interner,
     predicates: Interner,
     types: Types,
     is_static: Vec<bool>,
+    is_derived: Vec<bool>,
     /// Per predicate: static facts (for static predicates) or the fluent
     /// facts reached and already processed by the fix-point.
     relations: Vec<Relation>,
     /// Per predicate: fluent facts reached (processed or queued).
     reached: Vec<FxHashSet<Tuple>>,
-    schemas: Vec<Schema<'a>>,
-    /// Plans of actions without positive fluent preconditions.
+    rules: Vec<Rule>,
+    actions: Vec<ActionSchema<'a>>,
+    effect_groups: Vec<EffectGroup>,
+    axioms: Vec<AxiomSchema>,
+    goal: &'a [Literal],
+    /// Plans of rules without positive fluent conditions.
     untriggered: Vec<Plan>,
     /// Per predicate: plans triggered by a new fact of it.
     triggered: Vec<Vec<Plan>>,
     queue: VecDeque<(u32, Tuple)>,
-    /// Reached operators: (action index, parameter binding).
-    operators: FxHashSet<(usize, Tuple)>,
+    /// Per rule: the bindings reached.
+    found: Vec<FxHashSet<Tuple>>,
     init_fluent: Vec<(u32, Tuple)>,
+    uses_costs: bool,
+}
+
+/// Interns predicates and checks that each is used with one arity.
+struct Predicates {
+    names: Interner,
+    arities: Vec<Option<usize>>,
+}
+
+impl Predicates {
+    fn declare(&mut self, name: &str, arity: usize) -> Result<u32, GroundError> {
+        let id = self.names.intern(name);
+        if self.arities.len() <= id as usize {
+            self.arities.resize(id as usize + 1, None);
+        }
+        match self.arities[id as usize] {
+            None => self.arities[id as usize] = Some(arity),
+            Some(a) if a == arity || name == EQUALITY => {}
+            Some(a) => {
+                return Err(GroundError::Unsupported(format!(
+                    "predicate {name} is used with {arity} arguments but has {a}"
+                )));
+            }
+        }
+        Ok(id)
+    }
+}
+
+/// Compiles atoms over a list of parameters into [`SchemaAtom`]s.
+struct Scope<'s> {
+    /// Parameter names to indexes (a later parameter of the same name hides
+    /// an earlier one, as an inner quantifier does).
+    params: FxHashMap<&'s str, usize>,
+    /// What the atoms belong to, for error messages.
+    context: String,
+}
+
+impl<'s> Scope<'s> {
+    fn new(params: impl IntoIterator<Item = &'s TypedName>, context: String) -> Self {
+        let params = params
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.as_str(), i))
+            .collect();
+        Scope { params, context }
+    }
+
+    fn compile(
+        &self,
+        atom: &Atom,
+        predicates: &mut Predicates,
+        objects: &mut Interner,
+    ) -> Result<SchemaAtom, GroundError> {
+        if atom.args.len() > 64 {
+            return Err(GroundError::Unsupported(format!(
+                "predicate {} has more than 64 arguments",
+                atom.predicate
+            )));
+        }
+        let pred = predicates.declare(&atom.predicate, atom.args.len())?;
+        let args = atom
+            .args
+            .iter()
+            .map(|t| match t {
+                Term::Variable(v) => self.params.get(v.as_str()).map(|&i| Arg::Var(i)).ok_or_else(|| {
+                    GroundError::Unsupported(format!("{}: variable {v} is not a parameter", self.context))
+                }),
+                Term::Constant(c) => Ok(Arg::Obj(objects.intern(c))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(SchemaAtom { pred, args })
+    }
+
+    fn compile_literals(
+        &self,
+        literals: &[Literal],
+        predicates: &mut Predicates,
+        objects: &mut Interner,
+    ) -> Result<Condition, GroundError> {
+        literals
+            .iter()
+            .map(|l| Ok((self.compile(&l.atom, predicates, objects)?, l.positive)))
+            .collect()
+    }
 }
 
 impl<'a> Grounder<'a> {
-    fn new(domain: &'a Domain, problem: &Problem) -> Result<Grounder<'a>, GroundError> {
+    fn new(domain: &Domain, problem: &Problem, normal: &'a NormalTask) -> Result<Grounder<'a>, GroundError> {
         let mut objects = Interner::default();
         let mut types = Types::new(domain, problem, &mut objects);
-        let mut predicates = Interner::default();
-        let mut arities: Vec<Option<usize>> = Vec::new();
-        let mut declare = |predicates: &mut Interner, name: &str, arity: usize| -> Result<u32, GroundError> {
-            let id = predicates.intern(name);
-            if arities.len() <= id as usize {
-                arities.resize(id as usize + 1, None);
-            }
-            match arities[id as usize] {
-                None => arities[id as usize] = Some(arity),
-                Some(a) if a == arity || name == EQUALITY => {}
-                Some(a) => {
-                    return Err(GroundError::Unsupported(format!(
-                        "predicate {name} is used with {arity} arguments but has {a}"
-                    )));
-                }
-            }
-            Ok(id)
+        let mut predicates = Predicates {
+            names: Interner::default(),
+            arities: Vec::new(),
         };
-        let equality = declare(&mut predicates, EQUALITY, 2)?;
-        for p in &domain.predicates {
-            declare(&mut predicates, &p.name, p.params.len())?;
+        let equality = predicates.declare(EQUALITY, 2)?;
+        for p in domain.predicates.iter().chain(&normal.derived_predicates) {
+            predicates.declare(&p.name, p.params.len())?;
         }
-        // Intern every atom of the actions, so arities are known and fluent
+        let derived: FxHashSet<u32> = normal
+            .derived_predicates
+            .iter()
+            .map(|p| predicates.names.intern(&p.name))
+            .collect();
+
+        // Intern every atom first, so that arities are known and fluent
         // predicates marked before anything is grounded.
-        let mut fluent: FxHashSet<u32> = FxHashSet::default();
-        let mut schemas = Vec::new();
-        for action in &domain.actions {
-            let params: FxHashMap<&str, usize> = action
-                .params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.name.as_str(), i))
-                .collect();
-            let mut compile = |atom: &crate::pddl::Atom,
-                               predicates: &mut Interner|
-             -> Result<SchemaAtom, GroundError> {
-                if atom.args.len() > 64 {
-                    return Err(GroundError::Unsupported(format!(
-                        "predicate {} has more than 64 arguments",
-                        atom.predicate
-                    )));
-                }
-                let pred = declare(predicates, &atom.predicate, atom.args.len())?;
-                let args = atom
-                    .args
-                    .iter()
-                    .map(|t| match t {
-                        Term::Variable(v) => params.get(v.as_str()).map(|&i| Arg::Var(i)).ok_or_else(|| {
-                            GroundError::Unsupported(format!("action {}: variable {v} is not a parameter", action.name))
-                        }),
-                        Term::Constant(c) => Ok(Arg::Obj(objects.intern(c))),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(SchemaAtom { pred, args })
+        let mut fluent: FxHashSet<u32> = derived.clone();
+        let mut actions = Vec::new();
+        // Per action: its precondition and, per effect group, its
+        // variables and condition (the group's rules are made below).
+        let mut compiled: Vec<(Condition, Vec<GroupCondition>)> = Vec::new();
+        let mut effect_groups = Vec::new();
+        for action in &normal.actions {
+            let context = format!("action {}", action.name);
+            let scope = Scope::new(&action.params, context.clone());
+            let pre = scope.compile_literals(&action.precondition, &mut predicates, &mut objects)?;
+            let mut schema = ActionSchema {
+                normal: action,
+                pre: Vec::new(),
+                add: Vec::new(),
+                del: Vec::new(),
+                effect_rules: Vec::new(),
             };
-            let add = action
-                .add
-                .iter()
-                .map(|a| compile(a, &mut predicates))
-                .collect::<Result<Vec<_>, _>>()?;
-            let del = action
-                .del
-                .iter()
-                .map(|a| compile(a, &mut predicates))
-                .collect::<Result<Vec<_>, _>>()?;
-            let pre = action
-                .precondition
-                .iter()
-                .map(|l| Ok((compile(&l.atom, &mut predicates)?, l.positive)))
-                .collect::<Result<Vec<_>, GroundError>>()?;
-            for a in add.iter().chain(&del) {
-                if a.pred == equality {
+            let mut groups: Vec<(&[TypedName], &[Literal], Condition, EffectGroup)> = Vec::new();
+            for effect in &action.effects {
+                let scope = Scope::new(action.params.iter().chain(&effect.vars), context.clone());
+                let atom = scope.compile(&effect.literal.atom, &mut predicates, &mut objects)?;
+                if atom.pred == equality {
                     return Err(GroundError::Unsupported(format!(
                         "action {} has an effect on equality",
                         action.name
                     )));
                 }
-                fluent.insert(a.pred);
+                if derived.contains(&atom.pred) {
+                    return Err(GroundError::Unsupported(format!(
+                        "action {} has an effect on the derived predicate {}",
+                        action.name, effect.literal.atom.predicate
+                    )));
+                }
+                fluent.insert(atom.pred);
+                let positive = effect.literal.positive;
+                if effect.vars.is_empty() && effect.condition.is_empty() {
+                    if positive { &mut schema.add } else { &mut schema.del }.push(atom);
+                    continue;
+                }
+                let at = match groups
+                    .iter()
+                    .position(|g| g.0 == effect.vars.as_slice() && g.1 == effect.condition.as_slice())
+                {
+                    Some(at) => at,
+                    None => {
+                        let condition = scope.compile_literals(&effect.condition, &mut predicates, &mut objects)?;
+                        let group = EffectGroup {
+                            condition: Vec::new(),
+                            add: Vec::new(),
+                            del: Vec::new(),
+                        };
+                        groups.push((&effect.vars, &effect.condition, condition, group));
+                        groups.len() - 1
+                    }
+                };
+                let group = &mut groups[at].3;
+                if positive { &mut group.add } else { &mut group.del }.push(atom);
             }
-            let param_sets = action.params.iter().map(|p| types.set_for(&p.types)).collect();
-            schemas.push((action, param_sets, pre, add, del));
+            let mut conditions = Vec::new();
+            for (vars, _, condition, group) in groups {
+                conditions.push((vars, condition));
+                effect_groups.push(group);
+            }
+            compiled.push((pre, conditions));
+            actions.push(schema);
         }
+        let mut axiom_conditions = Vec::new();
+        for axiom in &normal.axioms {
+            let context = format!("rule of {}", axiom.head.predicate);
+            let scope = Scope::new(&axiom.params, context);
+            let head = scope.compile(&axiom.head, &mut predicates, &mut objects)?;
+            let body = scope.compile_literals(&axiom.body, &mut predicates, &mut objects)?;
+            axiom_conditions.push((head, body));
+        }
+        // Goal atoms are interned so that their predicates have an arity.
+        for l in &normal.goal {
+            if l.atom.predicate != EQUALITY {
+                predicates.declare(&l.atom.predicate, l.atom.args.len())?;
+            }
+        }
+
         let mut init = Vec::new();
         for atom in &problem.init {
             if atom.predicate == EQUALITY {
                 continue;
             }
-            let pred = declare(&mut predicates, &atom.predicate, atom.args.len())?;
+            let pred = predicates.declare(&atom.predicate, atom.args.len())?;
+            // Derived facts are never given, only derived.
+            if derived.contains(&pred) {
+                continue;
+            }
             let args: Tuple = atom.args.iter().map(|a| objects.intern(a)).collect();
             init.push((pred, args));
         }
-        let num_preds = predicates.len();
+        let num_preds = predicates.names.len();
         let is_static: Vec<bool> = (0..num_preds as u32).map(|p| !fluent.contains(&p)).collect();
+        let is_derived: Vec<bool> = (0..num_preds as u32).map(|p| derived.contains(&p)).collect();
         let mut relations: Vec<Relation> = (0..num_preds)
-            .map(|p| Relation::new(arities.get(p).copied().flatten().unwrap_or(0)))
+            .map(|p| Relation::new(predicates.arities.get(p).copied().flatten().unwrap_or(0)))
             .collect();
         let mut init_fluent = Vec::new();
         for (pred, args) in init {
@@ -253,67 +438,110 @@ impl<'a> Grounder<'a> {
             }
         }
 
-        let schemas: Vec<Schema> = schemas
-            .into_iter()
-            .map(|(action, param_sets, pre, add, del)| {
-                let mut s = Schema {
-                    action,
-                    param_sets,
-                    pos_fluent: Vec::new(),
-                    pos_static: Vec::new(),
-                    neg_fluent: Vec::new(),
-                    neg_static: Vec::new(),
-                    equalities: Vec::new(),
-                    add,
-                    del,
-                };
-                for (atom, positive) in pre {
-                    if atom.pred == equality {
-                        s.equalities.push((atom, positive));
-                    } else {
-                        match (positive, is_static[atom.pred as usize]) {
-                            (true, false) => s.pos_fluent.push(atom),
-                            (true, true) => s.pos_static.push(atom),
-                            (false, false) => s.neg_fluent.push(atom),
-                            (false, true) => s.neg_static.push(atom),
-                        }
-                    }
-                }
-                s
-            })
-            .collect();
+        // The rules: per action, the action's own, then one per effect
+        // group; then one per derived-predicate rule.
+        let fluent_part = |condition: &Condition| -> Vec<FluentLiteral> {
+            condition
+                .iter()
+                .filter(|(a, _)| a.pred != equality && !is_static[a.pred as usize])
+                .cloned()
+                .collect()
+        };
+        let mut rules = Vec::new();
+        let mut group_index = 0;
+        for (i, (pre, conditions)) in compiled.into_iter().enumerate() {
+            let params = &actions[i].normal.params;
+            let param_sets: Vec<usize> = params.iter().map(|p| types.set_for(&p.types)).collect();
+            actions[i].pre = fluent_part(&pre);
+            rules.push(Rule::new(
+                RuleKind::Action(i),
+                param_sets.clone(),
+                &pre,
+                actions[i].add.clone(),
+                equality,
+                &is_static,
+            ));
+            for (vars, condition) in conditions {
+                let mut sets = param_sets.clone();
+                sets.extend(vars.iter().map(|v| types.set_for(&v.types)));
+                let group = &mut effect_groups[group_index];
+                group.condition = fluent_part(&condition);
+                let mut all = pre.clone();
+                all.extend(condition);
+                actions[i].effect_rules.push(rules.len());
+                rules.push(Rule::new(
+                    RuleKind::Effect {
+                        action: i,
+                        group: group_index,
+                    },
+                    sets,
+                    &all,
+                    group.add.clone(),
+                    equality,
+                    &is_static,
+                ));
+                group_index += 1;
+            }
+        }
+        let mut axioms = Vec::new();
+        for (i, (head, body)) in axiom_conditions.into_iter().enumerate() {
+            let param_sets = normal.axioms[i]
+                .params
+                .iter()
+                .map(|p| types.set_for(&p.types))
+                .collect();
+            rules.push(Rule::new(
+                RuleKind::Axiom(i),
+                param_sets,
+                &body,
+                vec![head.clone()],
+                equality,
+                &is_static,
+            ));
+            axioms.push(AxiomSchema {
+                head,
+                body: fluent_part(&body),
+            });
+        }
 
         let mut untriggered = Vec::new();
         let mut triggered: Vec<Vec<Plan>> = (0..num_preds).map(|_| Vec::new()).collect();
-        for (i, s) in schemas.iter().enumerate() {
+        for (i, r) in rules.iter().enumerate() {
             let input = JoinInput {
-                num_params: s.param_sets.len(),
-                positive: s.pos_fluent.iter().chain(&s.pos_static).collect(),
-                negative_static: s.neg_static.iter().collect(),
-                equalities: s.equalities.iter().map(|(a, p)| (a, *p)).collect(),
+                num_params: r.param_sets.len(),
+                positive: r.pos_fluent.iter().chain(&r.pos_static).collect(),
+                negative_static: r.neg_static.iter().collect(),
+                equalities: r.equalities.iter().map(|(a, p)| (a, *p)).collect(),
                 is_static: &is_static,
             };
-            if s.pos_fluent.is_empty() {
+            if r.pos_fluent.is_empty() {
                 untriggered.push(Plan::compile(i, &input, None, &mut relations));
             } else {
-                for (j, atom) in s.pos_fluent.iter().enumerate() {
+                for (j, atom) in r.pos_fluent.iter().enumerate() {
                     triggered[atom.pred as usize].push(Plan::compile(i, &input, Some(j), &mut relations));
                 }
             }
         }
+        let uses_costs = problem.minimize_total_cost && normal.actions.iter().any(|a| !a.costs.is_empty());
         Ok(Grounder {
             objects,
-            predicates,
+            predicates: predicates.names,
             types,
             is_static,
+            is_derived,
             relations,
             reached: (0..num_preds).map(|_| FxHashSet::default()).collect(),
-            schemas,
+            found: (0..rules.len()).map(|_| FxHashSet::default()).collect(),
+            rules,
+            actions,
+            effect_groups,
+            axioms,
+            goal: &normal.goal,
             untriggered,
             triggered,
             queue: VecDeque::new(),
-            operators: FxHashSet::default(),
             init_fluent,
+            uses_costs,
         })
     }
 
@@ -331,14 +559,14 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// Records newly found operators and reaches their add effects.
-    fn add_operators(&mut self, action: usize, bindings: Vec<Tuple>) {
+    /// Records newly found bindings of a rule and reaches what they make true.
+    fn add_bindings(&mut self, rule: usize, bindings: Vec<Tuple>) {
         for binding in bindings {
-            if !self.operators.insert((action, binding.clone())) {
+            if !self.found[rule].insert(binding.clone()) {
                 continue;
             }
-            for i in 0..self.schemas[action].add.len() {
-                let atom = &self.schemas[action].add[i];
+            for i in 0..self.rules[rule].reaches.len() {
+                let atom = &self.rules[rule].reaches[i];
                 let pred = atom.pred;
                 let args = atom.ground(&binding);
                 self.reach_fact(pred, args);
@@ -355,23 +583,23 @@ impl<'a> Grounder<'a> {
         let mut found: Vec<(usize, Vec<Tuple>)> = Vec::new();
         for plan in &self.untriggered {
             let mut out = Vec::new();
-            let params = &self.schemas[plan.action].param_sets;
+            let params = &self.rules[plan.action].param_sets;
             plan.run(None, &self.relations, sets, params, &mut out);
             found.push((plan.action, out));
         }
-        for (action, out) in found {
-            self.add_operators(action, out);
+        for (rule, out) in found {
+            self.add_bindings(rule, out);
         }
         let mut out = Vec::new();
         while let Some((pred, args)) = self.queue.pop_front() {
             self.relations[pred as usize].insert(args.clone());
             for k in 0..self.triggered[pred as usize].len() {
                 let plan = &self.triggered[pred as usize][k];
-                let params = &self.schemas[plan.action].param_sets;
+                let params = &self.rules[plan.action].param_sets;
                 plan.run(Some(&args), &self.relations, self.types.sets(), params, &mut out);
-                let action = plan.action;
+                let rule = plan.action;
                 let bindings = std::mem::take(&mut out);
-                self.add_operators(action, bindings);
+                self.add_bindings(rule, bindings);
             }
         }
     }
@@ -383,8 +611,8 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// Numbers the reached facts and builds operators, init and goal.
-    fn into_task(self, domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
+    /// Numbers the reached facts and builds operators, rules, init and goal.
+    fn into_task(self, problem: &Problem) -> Result<Task, GroundError> {
         let mut keyed: Vec<(Fact, u32, Tuple)> = Vec::new();
         for (pred, set) in self.reached.iter().enumerate() {
             for args in set {
@@ -394,13 +622,28 @@ impl<'a> Grounder<'a> {
         keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut ids: FxHashMap<(u32, Tuple), FactId> = FxHashMap::default();
         let mut facts = Vec::with_capacity(keyed.len());
+        let mut derived = Vec::with_capacity(keyed.len());
         for (i, (fact, pred, args)) in keyed.into_iter().enumerate() {
             ids.insert((pred, args), i as FactId);
             facts.push(fact);
+            derived.push(self.is_derived[pred as usize]);
         }
-        let id_of = |pred: u32, args: Tuple| ids.get(&(pred, args)).copied();
-
-        let uses_costs = problem.minimize_total_cost && domain.actions.iter().any(|a| !a.costs.is_empty());
+        let id_of = |atom: &SchemaAtom, binding: &[u32]| ids.get(&(atom.pred, atom.ground(binding))).copied();
+        // The facts of fluent literals under a binding: `None` when a
+        // positive one is unreachable (the condition never holds); negative
+        // ones on unreachable facts always hold and are left out.
+        let literals = |lits: &[FluentLiteral], binding: &[u32]| -> Option<(Vec<FactId>, Vec<FactId>)> {
+            let (mut pos, mut neg) = (Vec::new(), Vec::new());
+            for (atom, positive) in lits {
+                match (id_of(atom, binding), positive) {
+                    (Some(f), true) => pos.push(f),
+                    (None, true) => return None,
+                    (Some(f), false) => neg.push(f),
+                    (None, false) => {}
+                }
+            }
+            Some((pos, neg))
+        };
         let numeric: FxHashMap<(&str, Vec<&str>), i64> = problem
             .numeric_init
             .iter()
@@ -411,62 +654,116 @@ impl<'a> Grounder<'a> {
                 )
             })
             .collect();
-
-        let mut found: Vec<&(usize, Tuple)> = self.operators.iter().collect();
         let arg_names = |binding: &[u32]| -> Vec<&str> { binding.iter().map(|&o| self.objects.name(o)).collect() };
-        found.sort_unstable_by(|a, b| {
-            let (sa, sb) = (&self.schemas[a.0], &self.schemas[b.0]);
-            (sa.action.name.as_str(), arg_names(&a.1), a.0).cmp(&(sb.action.name.as_str(), arg_names(&b.1), b.0))
-        });
-        let mut operators = Vec::with_capacity(found.len());
-        'ops: for (action, binding) in found {
-            let s = &self.schemas[*action];
-            let mut pre = Vec::with_capacity(s.pos_fluent.len());
-            for atom in &s.pos_fluent {
-                match id_of(atom.pred, atom.ground(binding)) {
-                    Some(f) => pre.push(f),
-                    // Cannot happen (the binding was found from reached facts), but
-                    // an operator with an unreachable precondition is never applicable.
-                    None => continue 'ops,
+
+        // The bindings of each effect rule by the operator they belong to
+        // (the prefix binding the action's parameters), each operator's in
+        // the order of their variables' names.
+        let mut effect_bindings: Vec<FxHashMap<&[u32], Vec<&[u32]>>> = Vec::with_capacity(self.rules.len());
+        for (rule, found) in self.rules.iter().zip(&self.found) {
+            let mut by_op: FxHashMap<&[u32], Vec<&[u32]>> = FxHashMap::default();
+            if let RuleKind::Effect { action, .. } = rule.kind {
+                let k = self.actions[action].normal.params.len();
+                for binding in found {
+                    by_op.entry(&binding[..k]).or_default().push(binding);
+                }
+                for list in by_op.values_mut() {
+                    list.sort_unstable_by(|a, b| arg_names(&a[k..]).cmp(&arg_names(&b[k..])));
                 }
             }
-            let mut pre_neg: Vec<FactId> = s
-                .neg_fluent
-                .iter()
-                .filter_map(|a| id_of(a.pred, a.ground(binding)))
-                .collect();
-            let mut add: Vec<FactId> = s.add.iter().filter_map(|a| id_of(a.pred, a.ground(binding))).collect();
-            let mut del: Vec<FactId> = s.del.iter().filter_map(|a| id_of(a.pred, a.ground(binding))).collect();
-            for v in [&mut pre, &mut pre_neg, &mut add, &mut del] {
-                v.sort_unstable();
-                v.dedup();
+            effect_bindings.push(by_op);
+        }
+
+        let mut found: Vec<(usize, &Tuple)> = Vec::new();
+        for (rule, bindings) in self.rules.iter().zip(&self.found) {
+            if let RuleKind::Action(a) = rule.kind {
+                found.extend(bindings.iter().map(|b| (a, b)));
             }
-            // Add wins over delete (PDDL applies deletes first).
-            del.retain(|f| add.binary_search(f).is_err());
-            if pre_neg.iter().any(|f| pre.binary_search(f).is_ok()) {
+        }
+        found.sort_unstable_by(|a, b| {
+            let (na, nb) = (&self.actions[a.0].normal.name, &self.actions[b.0].normal.name);
+            (na.as_str(), arg_names(a.1), a.0).cmp(&(nb.as_str(), arg_names(b.1), b.0))
+        });
+        let mut operators = Vec::with_capacity(found.len());
+        for (action, binding) in found {
+            let s = &self.actions[action];
+            // `None` cannot happen (the binding was found from reached
+            // facts), but an operator with an unreachable precondition is
+            // never applicable.
+            let Some((pre, pre_neg)) = literals(&s.pre, binding) else {
                 continue;
+            };
+            let add: Vec<FactId> = s.add.iter().filter_map(|a| id_of(a, binding)).collect();
+            let del: Vec<FactId> = s.del.iter().filter_map(|a| id_of(a, binding)).collect();
+            let mut conditional = Vec::new();
+            for &r in &s.effect_rules {
+                let RuleKind::Effect { group, .. } = self.rules[r].kind else {
+                    continue;
+                };
+                let g = &self.effect_groups[group];
+                for full in effect_bindings[r].get(&binding[..]).into_iter().flatten() {
+                    let Some((cpre, cneg)) = literals(&g.condition, full) else {
+                        continue;
+                    };
+                    conditional.push(CondEffect {
+                        pre: cpre,
+                        pre_neg: cneg,
+                        add: g.add.iter().filter_map(|a| id_of(a, full)).collect(),
+                        del: g.del.iter().filter_map(|a| id_of(a, full)).collect(),
+                    });
+                }
             }
-            // Adding a fact the operator requires changes nothing; an
-            // operator left without effects (`drive t x x`) is no step at all.
-            add.retain(|f| pre.binary_search(f).is_err());
-            if add.is_empty() && del.is_empty() {
+            let Some(effects) = effects::fold(pre, pre_neg, add, del, conditional) else {
                 continue;
-            }
-            let cost = if uses_costs {
-                self.cost(s.action, binding, &numeric)?
+            };
+            let cost = if self.uses_costs {
+                self.cost(s.normal, binding, &numeric)?
             } else {
                 1
             };
+            let external = s.normal.external_params.min(binding.len());
             operators.push(Operator {
-                action: s.action.name.clone(),
-                args: arg_names(binding).into_iter().map(str::to_string).collect(),
-                pre,
-                pre_neg,
-                add,
-                del,
+                action: s.normal.name.clone(),
+                args: arg_names(&binding[..external])
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                pre: effects.pre,
+                pre_neg: effects.pre_neg,
+                add: effects.add,
+                del: effects.del,
                 cost,
-                cond_effects: Vec::new(),
+                cond_effects: effects.conditional,
             });
+        }
+
+        let mut axioms = Vec::new();
+        for (rule, bindings) in self.rules.iter().zip(&self.found) {
+            let RuleKind::Axiom(i) = rule.kind else {
+                continue;
+            };
+            let schema = &self.axioms[i];
+            for binding in bindings {
+                let (Some(head), Some((mut pre, mut pre_neg))) =
+                    (id_of(&schema.head, binding), literals(&schema.body, binding))
+                else {
+                    continue;
+                };
+                for v in [&mut pre, &mut pre_neg] {
+                    v.sort_unstable();
+                    v.dedup();
+                }
+                // A rule that needs its own head, or a fact both true and
+                // false, derives nothing.
+                if pre.binary_search(&head).is_ok() || pre_neg.iter().any(|f| pre.binary_search(f).is_ok()) {
+                    continue;
+                }
+                axioms.push(Axiom { head, pre, pre_neg });
+            }
+        }
+        let (axioms, axiom_layers) = stratify::layers(axioms, &facts, &derived)?;
+        if axioms.is_empty() {
+            derived.clear();
         }
 
         let mut init: Vec<FactId> = Vec::new();
@@ -474,11 +771,11 @@ impl<'a> Grounder<'a> {
             let Some(pred) = self.predicates.get(&atom.predicate) else {
                 continue;
             };
-            if self.is_static[pred as usize] {
+            if self.is_static[pred as usize] || self.is_derived[pred as usize] {
                 continue;
             }
             let args: Option<Tuple> = atom.args.iter().map(|x| self.objects.get(x)).collect();
-            if let Some(f) = args.and_then(|args| id_of(pred, args)) {
+            if let Some(f) = args.and_then(|args| ids.get(&(pred, args)).copied()) {
                 init.push(f);
             }
         }
@@ -487,18 +784,30 @@ impl<'a> Grounder<'a> {
 
         let mut goal = Vec::new();
         let mut goal_neg = Vec::new();
-        for lit in &problem.goal {
+        for lit in self.goal {
             let atom = &lit.atom;
-            let unreachable = || GroundError::GoalUnreachable(atom.to_string());
+            let names: Vec<String> = atom
+                .args
+                .iter()
+                .map(|t| match t {
+                    Term::Constant(c) => Ok(c.clone()),
+                    Term::Variable(v) => Err(GroundError::Unsupported(format!("goal: variable {v} is not bound"))),
+                })
+                .collect::<Result<_, _>>()?;
+            let ground = GroundAtom {
+                predicate: atom.predicate.clone(),
+                args: names,
+            };
+            let unreachable = || GroundError::GoalUnreachable(ground.to_string());
             if atom.predicate == EQUALITY {
-                let holds = atom.args.len() == 2 && atom.args[0] == atom.args[1];
+                let holds = ground.args.len() == 2 && ground.args[0] == ground.args[1];
                 if holds != lit.positive {
                     return Err(unreachable());
                 }
                 continue;
             }
             let pred = self.predicates.get(&atom.predicate);
-            let args: Option<Tuple> = atom.args.iter().map(|x| self.objects.get(x)).collect();
+            let args: Option<Tuple> = ground.args.iter().map(|x| self.objects.get(x)).collect();
             let (Some(pred), Some(args)) = (pred, args) else {
                 // Unknown names: the atom is false everywhere.
                 if lit.positive {
@@ -512,7 +821,7 @@ impl<'a> Grounder<'a> {
                 }
                 continue;
             }
-            match (id_of(pred, args), lit.positive) {
+            match (ids.get(&(pred, args)).copied(), lit.positive) {
                 (Some(f), true) => goal.push(f),
                 (None, true) => return Err(unreachable()),
                 (Some(f), false) => goal_neg.push(f),
@@ -536,10 +845,10 @@ impl<'a> Grounder<'a> {
             init,
             goal,
             goal_neg,
-            axioms: Vec::new(),
-            axiom_layers: Vec::new(),
-            derived: Vec::new(),
-            has_action_costs: uses_costs,
+            axioms,
+            axiom_layers,
+            derived,
+            has_action_costs: self.uses_costs,
             // Verified by `ground` once the task is final.
             invariants: Invariants::default(),
         })
@@ -549,7 +858,7 @@ impl<'a> Grounder<'a> {
     /// static numeric functions are looked up in the problem's init.
     fn cost(
         &self,
-        action: &Action,
+        action: &NormalAction,
         binding: &[u32],
         numeric: &FxHashMap<(&str, Vec<&str>), i64>,
     ) -> Result<u32, GroundError> {
@@ -605,10 +914,53 @@ impl<'a> Grounder<'a> {
     }
 }
 
+impl Rule {
+    /// A rule with the given condition, sorted by what the join does with
+    /// each literal: positive atoms are joined, negative static ones
+    /// checked, equalities checked or assigned; negative fluent and
+    /// derived ones are relaxed away.
+    fn new(
+        kind: RuleKind,
+        param_sets: Vec<usize>,
+        condition: &Condition,
+        reaches: Vec<SchemaAtom>,
+        equality: u32,
+        is_static: &[bool],
+    ) -> Rule {
+        let mut r = Rule {
+            kind,
+            param_sets,
+            pos_fluent: Vec::new(),
+            pos_static: Vec::new(),
+            neg_static: Vec::new(),
+            equalities: Vec::new(),
+            reaches,
+        };
+        for (atom, positive) in condition {
+            if atom.pred == equality {
+                r.equalities.push((atom.clone(), *positive));
+                continue;
+            }
+            match (positive, is_static[atom.pred as usize]) {
+                (true, false) => r.pos_fluent.push(atom.clone()),
+                (true, true) => r.pos_static.push(atom.clone()),
+                (false, false) => {}
+                (false, true) => r.neg_static.push(atom.clone()),
+            }
+        }
+        r
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pddl::{Atom, GroundAtom, GroundLiteral, Literal, Location, NumericFact, TypeDecl, TypedName};
+
+    /// The relaxed-reachable task of a domain and problem, through their normal form.
+    fn reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
+        ground_reachable(domain, problem, &normalize::normalize(domain, problem))
+    }
+    use crate::pddl::{Action, GroundLiteral, Location, NumericFact, TypeDecl};
 
     fn atom(text: &str) -> Atom {
         let mut words = text.split_whitespace();
@@ -789,7 +1141,7 @@ mod tests {
 
     #[test]
     fn blocks_world_without_inequality_reaches_self_stacking() {
-        let (task, stats) = ground_reachable(&blocks(false), &blocks3()).expect("grounds");
+        let (task, stats) = reachable(&blocks(false), &blocks3()).expect("grounds");
         // clear, ontable, holding: 3 each; handempty; on: 9 (on a a is relaxed-reachable).
         assert_eq!(task.num_facts(), 19);
         assert_eq!(task.num_operators(), 3 + 3 + 9 + 9);
@@ -807,7 +1159,7 @@ mod tests {
 
     #[test]
     fn blocks_world_with_inequality_folds_equality() {
-        let (task, _) = ground_reachable(&blocks(true), &blocks3()).expect("grounds");
+        let (task, _) = reachable(&blocks(true), &blocks3()).expect("grounds");
         assert_eq!(task.num_facts(), 3 * 3 + 1 + 6);
         assert_eq!(task.num_operators(), 3 + 3 + 6 + 6);
         assert!(fact_id(&task, "on a a").is_none());
@@ -844,13 +1196,13 @@ mod tests {
 
     #[test]
     fn grounding_is_deterministic_and_independent_of_object_order() {
-        let (t1, _) = ground_reachable(&blocks(true), &blocks3()).expect("grounds");
-        let (t2, _) = ground_reachable(&blocks(true), &blocks3()).expect("grounds");
+        let (t1, _) = reachable(&blocks(true), &blocks3()).expect("grounds");
+        let (t2, _) = reachable(&blocks(true), &blocks3()).expect("grounds");
         assert_eq!(t1, t2);
         let mut p = blocks3();
         p.objects.reverse();
         p.init.reverse();
-        let (t3, _) = ground_reachable(&blocks(true), &p).expect("grounds");
+        let (t3, _) = reachable(&blocks(true), &p).expect("grounds");
         assert_eq!(t1, t3);
     }
 
@@ -894,7 +1246,7 @@ mod tests {
     #[test]
     fn statics_are_folded_and_unreachable_parts_removed() {
         let (d, p) = roads();
-        let (task, stats) = ground_reachable(&d, &p).expect("grounds");
+        let (task, stats) = reachable(&d, &p).expect("grounds");
         let names: Vec<String> = task.facts.iter().map(Fact::to_string).collect();
         assert_eq!(names, vec!["(at a)", "(at b)", "(at c)"]);
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
@@ -909,17 +1261,17 @@ mod tests {
         let (d, mut p) = roads();
         p.goal = problem(&[], &[], &["at d"]).goal;
         assert_eq!(
-            ground_reachable(&d, &p),
+            reachable(&d, &p),
             Err(GroundError::GoalUnreachable("(at d)".to_string()))
         );
         // A false static goal, and a true static negative goal.
         p.goal = problem(&[], &[], &["road a c"]).goal;
-        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::GoalUnreachable(_))));
+        assert!(matches!(reachable(&d, &p), Err(GroundError::GoalUnreachable(_))));
         p.goal = problem(&[], &[], &["not road a b"]).goal;
-        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::GoalUnreachable(_))));
+        assert!(matches!(reachable(&d, &p), Err(GroundError::GoalUnreachable(_))));
         // A negative goal on a never-reachable fact is trivially true.
         p.goal = problem(&[], &[], &["not at d", "at c"]).goal;
-        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let (task, _) = reachable(&d, &p).expect("grounds");
         assert!(task.goal_neg.is_empty());
         assert_eq!(task.goal.len(), 1);
     }
@@ -949,7 +1301,7 @@ mod tests {
             &["at a", "visited a", "link a b", "link a c", "link b a", "blocked c"],
             &["at b"],
         );
-        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let (task, _) = reachable(&d, &p).expect("grounds");
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
         assert_eq!(ops, vec!["(go a b)", "(go b a)"]);
         let go = op(&task, "(go b a)").unwrap();
@@ -981,7 +1333,7 @@ mod tests {
             ],
         );
         let p = problem(&[("a", "object")], &["p a"], &["q a"]);
-        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let (task, _) = reachable(&d, &p).expect("grounds");
         let touch = op(&task, "(touch a)").unwrap();
         assert_eq!(touch.del, Vec::<FactId>::new());
         // Adding the required (p a) again changes nothing, so only (q a) stays.
@@ -1004,7 +1356,7 @@ mod tests {
             )],
         );
         let p = problem(&[("a", "object"), ("b", "object")], &["at a"], &["at b"]);
-        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let (task, _) = reachable(&d, &p).expect("grounds");
         let mut ops: Vec<String> = task
             .operators
             .iter()
@@ -1041,7 +1393,7 @@ mod tests {
             &[],
             &["flying p"],
         );
-        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let (task, _) = reachable(&d, &p).expect("grounds");
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
         assert_eq!(ops, vec!["(fly p)", "(lift h)", "(start p)", "(start t)"]);
         // (fly h) needs (running h), which only vehicles reach.
@@ -1069,7 +1421,7 @@ mod tests {
             &["edge a b", "edge b b"],
             &["at home"],
         );
-        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let (task, _) = reachable(&d, &p).expect("grounds");
         let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
         assert_eq!(ops, vec!["(home b)", "(loop b)"]);
     }
@@ -1099,7 +1451,7 @@ mod tests {
     #[test]
     fn action_costs_from_functions() {
         let (d, p) = costed();
-        let (task, _) = ground_reachable(&d, &p).expect("grounds");
+        let (task, _) = reachable(&d, &p).expect("grounds");
         assert!(task.has_action_costs);
         assert_eq!(op(&task, "(drive a b)").unwrap().cost, 6);
         assert_eq!(op(&task, "(drive b c)").unwrap().cost, 8);
@@ -1109,7 +1461,7 @@ mod tests {
         // Without the metric the task is unit cost.
         let mut unit = p.clone();
         unit.minimize_total_cost = false;
-        let (task, _) = ground_reachable(&d, &unit).expect("grounds");
+        let (task, _) = reachable(&d, &unit).expect("grounds");
         assert!(!task.has_action_costs);
         assert!(task.operators.iter().all(|o| o.cost == 1));
     }
@@ -1118,25 +1470,293 @@ mod tests {
     fn bad_costs_are_errors() {
         let (d, mut p) = costed();
         p.numeric_init.pop();
-        match ground_reachable(&d, &p) {
+        match reachable(&d, &p) {
             Err(GroundError::Unsupported(m)) => assert!(m.contains("(dist b c)"), "{m}"),
             other => panic!("expected an error, got {other:?}"),
         }
         let (d, mut p) = costed();
         p.numeric_init[0].value = -3;
-        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(reachable(&d, &p), Err(GroundError::Unsupported(_))));
     }
 
     #[test]
     fn malformed_input_is_an_error_not_a_panic() {
         let (mut d, p) = roads();
         d.actions[0].precondition.push(pos("road ?from ?nowhere"));
-        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (mut d, p) = roads();
         d.actions[0].precondition.push(pos("road ?from"));
-        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (d, mut p) = roads();
         p.init.push(ground_atom("road a b c"));
-        assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
+        assert!(matches!(reachable(&d, &p), Err(GroundError::Unsupported(_))));
+    }
+
+    // --- The normal form read directly: conditional and quantified effects, rules.
+
+    use crate::normalize::{NormalAxiom, NormalEffect};
+    use crate::pddl::PredicateDecl;
+
+    fn effect(vars: &[(&str, &str)], condition: Vec<Literal>, literal: Literal) -> NormalEffect {
+        NormalEffect {
+            vars: vars.iter().map(|(n, t)| typed(n, t)).collect(),
+            condition,
+            literal,
+        }
+    }
+
+    fn normal_action(
+        name: &str,
+        params: &[(&str, &str)],
+        pre: Vec<Literal>,
+        effects: Vec<NormalEffect>,
+    ) -> NormalAction {
+        NormalAction {
+            name: name.to_string(),
+            params: params.iter().map(|(n, t)| typed(n, t)).collect(),
+            external_params: params.len(),
+            precondition: pre,
+            effects,
+            costs: Vec::new(),
+            location: Location::default(),
+        }
+    }
+
+    fn rule(head: &str, params: &[(&str, &str)], body: Vec<Literal>) -> NormalAxiom {
+        NormalAxiom {
+            head: atom(head),
+            params: params.iter().map(|(n, t)| typed(n, t)).collect(),
+            body,
+        }
+    }
+
+    fn derived(name: &str, params: &[(&str, &str)]) -> PredicateDecl {
+        PredicateDecl {
+            name: name.to_string(),
+            params: params.iter().map(|(n, t)| typed(n, t)).collect(),
+            location: Location::default(),
+        }
+    }
+
+    /// A briefcase that carries what is in it (`forall` + `when`), two
+    /// places and two portables that must swap places; `delivered ?o` is
+    /// derived from the static `target`, `missing` from a portable not
+    /// delivered, and the goal `finished` from `missing` being false.
+    fn briefcase() -> (Domain, Problem, NormalTask) {
+        let d = domain(&[("place", "object"), ("portable", "object")], Vec::new());
+        let p = problem(
+            &[
+                ("home", "place"),
+                ("office", "place"),
+                ("p1", "portable"),
+                ("p2", "portable"),
+            ],
+            &[
+                "is-at home",
+                "at p1 home",
+                "at p2 office",
+                "target p1 office",
+                "target p2 home",
+            ],
+            &[],
+        );
+        let place = "place";
+        let normal = NormalTask {
+            actions: vec![
+                normal_action(
+                    "move",
+                    &[("?from", place), ("?to", place)],
+                    vec![pos("is-at ?from"), neg("= ?from ?to")],
+                    vec![
+                        effect(&[], vec![], pos("is-at ?to")),
+                        effect(&[], vec![], neg("is-at ?from")),
+                        effect(&[("?o", "portable")], vec![pos("in ?o")], pos("at ?o ?to")),
+                        effect(&[("?o", "portable")], vec![pos("in ?o")], neg("at ?o ?from")),
+                    ],
+                ),
+                normal_action(
+                    "put-in",
+                    &[("?o", "portable"), ("?l", place)],
+                    vec![pos("at ?o ?l"), pos("is-at ?l"), neg("in ?o")],
+                    vec![effect(&[], vec![], pos("in ?o"))],
+                ),
+                normal_action(
+                    "take-out",
+                    &[("?o", "portable")],
+                    vec![pos("in ?o")],
+                    vec![effect(&[], vec![], neg("in ?o"))],
+                ),
+            ],
+            axioms: vec![
+                rule(
+                    "delivered ?o",
+                    &[("?o", "portable"), ("?l", place)],
+                    vec![pos("at ?o ?l"), pos("target ?o ?l")],
+                ),
+                rule("missing", &[("?o", "portable")], vec![neg("delivered ?o")]),
+                rule("finished", &[], vec![neg("missing")]),
+            ],
+            derived_predicates: vec![
+                derived("delivered", &[("?o", "portable")]),
+                derived("missing", &[]),
+                derived("finished", &[]),
+            ],
+            goal: vec![pos("finished")],
+        };
+        (d, p, normal)
+    }
+
+    #[test]
+    fn conditional_effects_stay_on_one_operator_and_rules_are_layered() {
+        let (d, p, normal) = briefcase();
+        let (task, _) = ground_normal(&d, &p, &normal).expect("grounds");
+        let ops: Vec<String> = task.operators.iter().map(Operator::name).collect();
+        assert_eq!(
+            ops,
+            [
+                "(move home office)",
+                "(move office home)",
+                "(put-in p1 home)",
+                "(put-in p1 office)",
+                "(put-in p2 home)",
+                "(put-in p2 office)",
+                "(take-out p1)",
+                "(take-out p2)"
+            ]
+        );
+        let f = |text: &str| fact_id(&task, text).unwrap();
+        let mv = op(&task, "(move home office)").unwrap();
+        assert_eq!(mv.pre, vec![f("is-at home")]);
+        assert_eq!(mv.add, vec![f("is-at office")]);
+        assert_eq!(mv.del, vec![f("is-at home")]);
+        let carry = |o: &str| CondEffect {
+            pre: vec![f(&format!("in {o}"))],
+            pre_neg: vec![],
+            add: vec![f(&format!("at {o} office"))],
+            del: vec![f(&format!("at {o} home"))],
+        };
+        assert_eq!(mv.cond_effects, vec![carry("p1"), carry("p2")]);
+        // delivered: one rule per portable (the static target folded);
+        // missing: one per portable; finished: one. Three layers.
+        let heads: Vec<String> = task
+            .axioms
+            .iter()
+            .map(|a| task.facts[a.head as usize].to_string())
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                "(delivered p1)",
+                "(delivered p2)",
+                "(missing)",
+                "(missing)",
+                "(finished)"
+            ]
+        );
+        assert_eq!(task.axioms[0].pre, vec![f("at p1 office")]);
+        assert_eq!(task.axioms[2].pre_neg, vec![f("delivered p1")]);
+        assert_eq!(task.axiom_layers, vec![0, 2, 4, 5]);
+        assert!(task.is_derived(f("finished")) && !task.is_derived(f("in p1")));
+        assert_eq!(task.goal, vec![f("finished")]);
+        // The initial state derives `missing` (nothing is delivered).
+        let init: Vec<String> = task
+            .initial_state()
+            .bits()
+            .iter_ones()
+            .map(|i| task.facts[i].to_string())
+            .collect();
+        assert_eq!(init, ["(at p1 home)", "(at p2 office)", "(is-at home)", "(missing)"]);
+        // The optimal plan swaps the two portables in five steps.
+        let plan = [
+            "(put-in p1 home)",
+            "(move home office)",
+            "(take-out p1)",
+            "(put-in p2 office)",
+            "(move office home)",
+        ];
+        let mut state = task.initial_state();
+        for name in plan {
+            let o = op(&task, name).unwrap();
+            assert!(o.is_applicable(state.bits()), "{name}");
+            let mut next = state.clone();
+            task.apply_into(o, state.bits(), next.bits_mut());
+            state = next;
+        }
+        assert!(task.is_goal(state.bits()));
+        // Not taking p1 out carries it back home: the goal fails.
+        let mut state = task.initial_state();
+        for name in [
+            "(put-in p1 home)",
+            "(move home office)",
+            "(put-in p2 office)",
+            "(move office home)",
+        ] {
+            let mut next = state.clone();
+            task.apply_into(op(&task, name).unwrap(), state.bits(), next.bits_mut());
+            state = next;
+        }
+        assert!(!task.is_goal(state.bits()));
+        let optimum = crate::task::testing::perfect_costs(&task)[0].1;
+        assert_eq!(optimum, Some(5));
+    }
+
+    #[test]
+    fn conditions_are_folded_and_unreachable_effects_dropped() {
+        // `move` also paints what it carries, when the portable is not
+        // `fragile` (static: p2 is) and when it is `wet` (never reachable).
+        let (d, mut p, mut normal) = briefcase();
+        p.init.push(ground_atom("fragile p2"));
+        normal.actions[0].effects.push(effect(
+            &[("?o", "portable")],
+            vec![pos("in ?o"), neg("fragile ?o")],
+            pos("painted ?o"),
+        ));
+        normal.actions[0]
+            .effects
+            .push(effect(&[("?o", "portable")], vec![pos("wet ?o")], pos("dry ?o")));
+        // Unconditional over all portables: `moved ?o`; conditional on the
+        // action's own precondition: folded to unconditional.
+        normal.actions[0]
+            .effects
+            .push(effect(&[("?o", "portable")], vec![], pos("moved ?o")));
+        normal.actions[0]
+            .effects
+            .push(effect(&[], vec![pos("is-at ?from")], pos("left ?from")));
+        let (task, _) = ground_reachable(&d, &p, &normal).expect("grounds");
+        let f = |text: &str| fact_id(&task, text).unwrap();
+        let mv = op(&task, "(move home office)").unwrap();
+        let mut add = vec![f("is-at office"), f("moved p1"), f("moved p2"), f("left home")];
+        add.sort();
+        assert_eq!(mv.add, add);
+        assert!(fact_id(&task, "dry p1").is_none() && fact_id(&task, "painted p2").is_none());
+        let p1 = mv.cond_effects.iter().find(|e| e.pre == vec![f("in p1")]).unwrap();
+        let mut p1_add = vec![f("at p1 office"), f("painted p1")];
+        p1_add.sort();
+        assert_eq!(p1.add, p1_add);
+        assert_eq!(mv.cond_effects.len(), 2);
+    }
+
+    #[test]
+    fn existential_parameters_are_not_written_and_negative_cycles_refused() {
+        // `take-out` gains a hidden parameter ?l (where the briefcase is):
+        // written without it.
+        let (d, p, mut normal) = briefcase();
+        normal.actions[2].params.push(typed("?l", "place"));
+        normal.actions[2].precondition.push(pos("is-at ?l"));
+        let (task, _) = ground_reachable(&d, &p, &normal).expect("grounds");
+        let take: Vec<&Operator> = task.operators.iter().filter(|o| o.action == "take-out").collect();
+        assert!(take.iter().all(|o| o.args.len() == 1));
+        assert_eq!(take.len(), 4);
+        // finished :- not missing; missing :- not finished.
+        let (d, p, mut normal) = briefcase();
+        normal.axioms.push(rule("missing", &[], vec![neg("finished")]));
+        match ground_reachable(&d, &p, &normal) {
+            Err(GroundError::Unsupported(m)) => assert!(m.contains("finished, missing"), "{m}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        // An effect on a derived predicate is refused by name.
+        let (d, p, mut normal) = briefcase();
+        normal.actions[1].effects.push(effect(&[], vec![], pos("missing")));
+        assert!(matches!(ground_reachable(&d, &p, &normal), Err(GroundError::Unsupported(m)) if m.contains("missing")));
     }
 }

@@ -11,6 +11,8 @@ pub static BLIND: HeuristicKind = HeuristicKind {
     admissible: true,
     preferred_operators: false,
     negative_goals: true,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(Blind::new(task)),
 };
 

@@ -11,6 +11,8 @@ pub static GOAL_COUNT: HeuristicKind = HeuristicKind {
     admissible: false,
     preferred_operators: false,
     negative_goals: true,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(GoalCount::new(task)),
 };
 

@@ -57,6 +57,11 @@ pub static LM_COUNT: HeuristicKind = HeuristicKind {
     admissible: false,
     preferred_operators: true,
     negative_goals: true,
+    // Conditional effects are relaxed operators like any other, so the
+    // landmarks backchained over them hold; derived facts are reached by
+    // rules that stand for no operator, which the graph does not model.
+    conditional_effects: true,
+    axioms: false,
     build: |task: &Task, _: &BuildContext| Box::new(LandmarkCount::new(task)),
 };
 

@@ -23,6 +23,8 @@ pub static LM_CUT: HeuristicKind = HeuristicKind {
     admissible: true,
     preferred_operators: false,
     negative_goals: true,
+    conditional_effects: false,
+    axioms: false,
     build: |task: &Task, _: &BuildContext| Box::new(LmCut::new(task)),
 };
 

@@ -6,6 +6,7 @@
 
 pub mod cost_type;
 pub mod landmarks;
+pub mod negated;
 pub mod perimeter;
 pub mod unary;
 
@@ -107,7 +108,24 @@ pub struct HeuristicKind {
     /// others ignore them, which keeps admissible ones admissible but can
     /// give 0 in a state that is not a goal.
     pub negative_goals: bool,
+    /// The estimate is what the entry declares (admissible or not) also on
+    /// tasks with conditional effects.
+    pub conditional_effects: bool,
+    /// ... and on tasks with derived predicates (axioms).
+    pub axioms: bool,
     pub build: fn(&Task, &BuildContext) -> Box<dyn Heuristic>,
+}
+
+/// The first feature of `task` that a heuristic handling only what the two
+/// flags say cannot handle, named for messages; `None` if it handles the task.
+pub fn unsupported_feature(conditional_effects: bool, axioms: bool, task: &Task) -> Option<&'static str> {
+    if !conditional_effects && task.has_conditional_effects() {
+        Some("conditional effects")
+    } else if !axioms && task.has_axioms() {
+        Some("derived predicates")
+    } else {
+        None
+    }
 }
 
 impl HeuristicKind {
@@ -127,6 +145,11 @@ impl HeuristicKind {
         Box::new(CostAdapted::new(inner, context.cost_type, adapted.is_some()))
     }
 
+    /// The feature of `task` this heuristic cannot handle, if any.
+    pub fn unsupported_feature(&self, task: &Task) -> Option<&'static str> {
+        unsupported_feature(self.conditional_effects, self.axioms, task)
+    }
+
     /// `--help` text: the help line and the declared properties.
     pub fn describe(&self) -> String {
         let mut properties = vec![if self.admissible { "admissible" } else { "inadmissible" }];
@@ -135,6 +158,12 @@ impl HeuristicKind {
         }
         if !self.negative_goals {
             properties.push("ignores negative goals");
+        }
+        if !self.conditional_effects {
+            properties.push("no conditional effects");
+        }
+        if !self.axioms {
+            properties.push("no derived predicates");
         }
         format!("{} ({})", self.help, properties.join(", "))
     }
@@ -215,6 +244,27 @@ mod registry_tests {
         for kind in KINDS.iter().filter(|k| k.negative_goals) {
             let h = kind.build(&t).evaluate(s.bits());
             assert_eq!(h, Some(1), "{}", kind.name);
+        }
+    }
+
+    /// An admissible entry that declares it handles conditional effects and
+    /// derived predicates stays admissible on tasks with them.
+    #[test]
+    fn declared_features_keep_admissibility() {
+        let mut rng = Lcg(13);
+        for _ in 0..50 {
+            let task = crate::task::testing::random_adl_task(&mut rng, 6, 8);
+            let perfect = crate::task::testing::perfect_costs(&task);
+            for kind in KINDS.iter().filter(|k| k.unsupported_feature(&task).is_none()) {
+                let mut h = kind.build(&task);
+                for (s, cost) in &perfect {
+                    match h.evaluate(s.bits()) {
+                        Some(v) if kind.admissible => assert!(cost.is_none_or(|c| v <= c), "{}", kind.name),
+                        None if kind.admissible => assert_eq!(*cost, None, "{}", kind.name),
+                        _ => {}
+                    }
+                }
+            }
         }
     }
 }

@@ -59,9 +59,16 @@ impl Default for PerimeterConfig {
     }
 }
 
+/// Regression reads only unconditional effects and knows nothing of derived
+/// facts: the perimeter handles neither conditional effects nor axioms.
+pub const CONDITIONAL_EFFECTS: bool = false;
+pub const AXIOMS: bool = false;
+
 /// Why no perimeter could be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PerimeterError {
+    #[error("the perimeter does not support {0}")]
+    Unsupported(&'static str),
     #[error("the goal leaves more than {0} complete goal states")]
     TooManyGoalStates(usize),
     #[error("operator {0} leaves too many facts open for regression")]
@@ -125,6 +132,9 @@ fn set(words: &mut [u64], f: FactId, value: bool) {
 
 impl PerimeterTable {
     pub fn build(task: &Task, config: &PerimeterConfig) -> Result<Self, PerimeterError> {
+        if let Some(feature) = super::unsupported_feature(CONDITIONAL_EFFECTS, AXIOMS, task) {
+            return Err(PerimeterError::Unsupported(feature));
+        }
         let start = Instant::now();
         let invariants = Invariants::new(task);
         let goals = goal_states(task, &invariants, config.max_goal_states)?;

@@ -182,6 +182,8 @@ pub static HMAX: HeuristicKind = HeuristicKind {
     admissible: true,
     preferred_operators: false,
     negative_goals: true,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Max)),
 };
 
@@ -191,6 +193,8 @@ pub static HADD: HeuristicKind = HeuristicKind {
     admissible: false,
     preferred_operators: false,
     negative_goals: true,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::Add)),
 };
 
@@ -200,6 +204,8 @@ pub static HFF: HeuristicKind = HeuristicKind {
     admissible: false,
     preferred_operators: true,
     negative_goals: true,
+    conditional_effects: true,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(RelaxationHeuristic::new(task, Mode::FF)),
 };
 
@@ -213,6 +219,10 @@ pub struct RelaxationHeuristic {
     op_marked: Vec<bool>,
     stack: Vec<FactId>,
     plan: Vec<RelaxedOpId>,
+    /// Per task operator: already counted in the relaxed plan (an operator
+    /// with conditional effects has several relaxed operators, but is
+    /// applied and paid for once); cleared after each use.
+    task_op_marked: Vec<bool>,
     preferred: Vec<OpId>,
 }
 
@@ -226,6 +236,7 @@ impl RelaxationHeuristic {
             op_marked: vec![false; relaxed.num_ops()],
             stack: Vec::new(),
             plan: Vec::new(),
+            task_op_marked: vec![false; task.num_operators()],
             preferred: Vec::new(),
             relaxed,
         }
@@ -241,7 +252,8 @@ impl RelaxationHeuristic {
     }
 
     /// Collects the best supporters needed for the goal into `self.plan`,
-    /// each operator once, and returns their total cost.
+    /// each relaxed operator once, and returns their total cost, each task
+    /// operator counted once (rules and the goal operator cost nothing).
     fn extract_relaxed_plan(&mut self) -> u64 {
         let rt = &self.relaxed;
         self.plan.clear();
@@ -266,7 +278,16 @@ impl RelaxationHeuristic {
         let mut cost = 0u64;
         for &o in &self.plan {
             self.op_marked[o as usize] = false;
-            cost = cost.saturating_add(rt.costs()[o as usize]);
+            let original = rt.original(o);
+            if original != NO_OP && !std::mem::replace(&mut self.task_op_marked[original as usize], true) {
+                cost = cost.saturating_add(rt.costs()[o as usize]);
+            }
+        }
+        for &o in &self.plan {
+            let original = rt.original(o);
+            if original != NO_OP {
+                self.task_op_marked[original as usize] = false;
+            }
         }
         cost
     }
@@ -281,9 +302,14 @@ impl RelaxationHeuristic {
             if original == NO_OP {
                 continue;
             }
-            if rt.pre(o).iter().all(|&p| rt.holds(p, state)) {
+            let applicable = rt.pre(o).iter().all(|&p| rt.holds(p, state));
+            // Once per task operator (several of its conditional effects may be in the plan).
+            if applicable && !std::mem::replace(&mut self.task_op_marked[original as usize], true) {
                 self.preferred.push(original);
             }
+        }
+        for &o in &self.preferred {
+            self.task_op_marked[o as usize] = false;
         }
     }
 }
@@ -326,7 +352,7 @@ impl Heuristic for RelaxationHeuristic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+    use crate::task::testing::{Lcg, OpSpec, cond, perfect_costs, random_task, state, task, with_axioms};
 
     fn values(t: &Task, s: &[FactId]) -> [Estimate; 3] {
         let s = state(t.num_facts(), s);
@@ -469,6 +495,70 @@ mod tests {
         assert_eq!(values(&t, &[2]), [Some(0), Some(0), Some(0)]);
     }
 
+    /// Facts a = 0, b = 1, c = 2, g = 3; d = 4 derived from b and c.
+    /// op0 (1): a -> b, and when b: c. op1 (3): a -> c. op2 (1): d -> g.
+    fn conditional_and_derived() -> Task {
+        let ops: [OpSpec; 3] = [
+            (&[0], &[], &[1], &[], 1),
+            (&[0], &[], &[2], &[], 3),
+            (&[4], &[], &[3], &[], 1),
+        ];
+        let mut t = task(5, &ops, &[0], &[3], &[]);
+        t.operators[0].cond_effects = vec![cond(&[1], &[], &[2], &[])];
+        with_axioms(t, &[&[(4, &[1, 2], &[])]])
+    }
+
+    #[test]
+    fn conditional_effects_and_rules_in_the_relaxation() {
+        let t = conditional_and_derived();
+        // b costs 1 (op0); c costs 2 by op0's effect, which needs a and b
+        // (op1 would cost 3); the rule for d costs nothing: d = max(1, 2)
+        // or 1 + 2; g one more. The relaxed plan {op2, rule, op0 (for b),
+        // op0's effect (for c)} applies op0 once: h_FF = 1 + 1.
+        assert_eq!(values(&t, &[0]), [Some(3), Some(4), Some(2)]);
+        // Only op0 is applicable among the relaxed plan's operators, once.
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        // With b, c and so d: g is one step away.
+        assert_eq!(values(&t, &[0, 1, 2, 4]), [Some(1), Some(1), Some(1)]);
+        assert_eq!(preferred(&t, &[0, 1, 2, 4]), vec![2]);
+        // h_max is admissible here: the real optimum applies op0 twice.
+        let perfect = perfect_costs(&t);
+        assert_eq!(perfect[0].1, Some(3));
+    }
+
+    #[test]
+    fn negative_conditions_of_rules_on_basic_facts_are_compiled() {
+        // e = 1 derived from "not a"; op0 (1): e -> g = 2; op1 (1): a -> h = 3, deletes a.
+        // From {a}, "not a" is reached by op1 (it deletes a), then the rule
+        // gives e at no cost and op0 the goal: h* = 2 and every value is 2.
+        let ops: [OpSpec; 2] = [(&[1], &[], &[2], &[], 1), (&[0], &[], &[3], &[0], 1)];
+        let t = with_axioms(task(4, &ops, &[0], &[2], &[]), &[&[(1, &[], &[0])]]);
+        assert_eq!(values(&t, &[0]), [Some(2), Some(2), Some(2)]);
+        // op1 is the applicable operator of the relaxed plan.
+        assert_eq!(preferred(&t, &[0]), vec![1]);
+        assert_eq!(perfect_costs(&t)[0].1, Some(2));
+    }
+
+    #[test]
+    fn derived_facts_needed_false_have_rules_of_their_own() {
+        // a = 0, b = 1, g = 2; d = 3 derived: d :- not a; d :- b, c (c = 4).
+        // op0 (1): not d -> g; op1 (1): -> a. "not d" needs a (the first
+        // rule blocked); the second rule is taken as blocked (it could be,
+        // by b or c being false).
+        let ops: [OpSpec; 2] = [(&[], &[3], &[2], &[], 1), (&[], &[], &[0], &[], 1)];
+        let t = with_axioms(task(5, &ops, &[], &[2], &[]), &[&[(3, &[], &[0]), (3, &[1, 4], &[])]]);
+        // From {d}: a first, then op0.
+        assert_eq!(values(&t, &[3]), [Some(2), Some(2), Some(2)]);
+        assert_eq!(preferred(&t, &[3]), vec![1]);
+        // From {a}: "not d" holds, op0 is helpful.
+        assert_eq!(values(&t, &[0]), [Some(1), Some(1), Some(1)]);
+        assert_eq!(preferred(&t, &[0]), vec![0]);
+        assert_eq!(perfect_costs(&t)[0].1, Some(2));
+        // A derived goal that must be false works the same way.
+        let t = with_axioms(task(5, &ops, &[], &[], &[3]), &[&[(3, &[], &[0])]]);
+        assert_eq!(values(&t, &[3]), [Some(1), Some(1), Some(1)]);
+    }
+
     #[test]
     fn lowering_costs_incrementally_matches_a_fresh_run() {
         let mut rng = Lcg(3);
@@ -497,6 +587,29 @@ mod tests {
                         let max = rt.pre(o).iter().map(|&p| fresh.fact_cost[p as usize]).max();
                         assert_eq!(Some(fresh.fact_cost[trigger as usize]), max, "{t:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// With conditional effects and derived facts, h_max stays admissible,
+    /// and all three find the same dead ends, which are real.
+    #[test]
+    fn random_adl_tasks_keep_hmax_admissible() {
+        let mut rng = Lcg(11);
+        for _ in 0..200 {
+            let t = crate::task::testing::random_adl_task(&mut rng, 7, 8);
+            let mut hs = [Mode::Max, Mode::Add, Mode::FF].map(|m| RelaxationHeuristic::new(&t, m));
+            for (s, perfect) in perfect_costs(&t) {
+                let [max, add, ff] = [0, 1, 2].map(|i| hs[i].evaluate(s.bits()));
+                assert_eq!(max.is_some(), add.is_some());
+                assert_eq!(max.is_some(), ff.is_some());
+                match max {
+                    Some(max) => assert!(perfect.is_none_or(|p| max <= p), "{t:?} {s:?}"),
+                    None => assert_eq!(perfect, None, "dead end with a plan: {t:?} {s:?}"),
+                }
+                for &o in hs[2].preferred_operators() {
+                    assert!(t.operators[o as usize].is_applicable(s.bits()));
                 }
             }
         }

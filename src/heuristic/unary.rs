@@ -6,14 +6,20 @@
 //! single precondition counter, and it lets LM-cut charge an operator's cost
 //! once even when a cut meets it through several of its effects.
 //!
+//! A conditional effect becomes one more relaxed operator of its task
+//! operator (same cost), whose preconditions are the operator's and the
+//! effect's condition. A derived-predicate rule becomes a zero-cost relaxed
+//! operator that stands for no task operator.
+//!
 //! Negative conditions are compiled into positive ones, so that the
-//! relaxation sees them: every task fact `f` that occurs negatively (in a
-//! precondition or in the goal) gets a relaxed proposition "not f", true in
-//! the states where `f` is false and added by every operator that deletes
-//! `f` (and does not add it back). Without it a goal `(not f)` would cost
-//! nothing to reach, and h_FF would be 0 in states that are not goals. The
-//! compiled task has the same plans with the same costs, so h_max and LM-cut
-//! stay admissible.
+//! relaxation sees them: every task fact `f` that some condition needs false
+//! gets a relaxed proposition "not f", true in the states where `f` is false,
+//! added by every operator (or conditional effect) that deletes `f` without
+//! adding it back, and for derived facts reached by rules of its own
+//! ([`super::negated`]). Without it a goal `(not f)` would cost nothing to
+//! reach, and h_FF would be 0 in states that are not goals. Each relaxed
+//! operator applies in a superset of the states where the real one does, so
+//! h_max and LM-cut stay admissible.
 //!
 //! Two artificial facts complete the picture: `true_fact`, which holds in
 //! every state and is the precondition of operators that have none (so every
@@ -24,8 +30,9 @@
 //! Relaxed fact ids: the task's facts first (same ids), then `true_fact`,
 //! `goal_fact`, then the "not f" propositions in the order of `f`.
 
+use super::negated::Negations;
 use crate::task::state::StateBits;
-use crate::task::{FactId, OpId, Operator, Task};
+use crate::task::{FactId, OpId, Task};
 
 /// Marks "no operator": the supporter of a fact true in the state, or the
 /// task operator behind the artificial goal operator.
@@ -44,7 +51,8 @@ pub struct RelaxedTask {
     pub true_fact: FactId,
     pub goal_fact: FactId,
     pub goal_op: RelaxedOpId,
-    /// Per relaxed operator: the task operator it relaxes (`NO_OP` for the goal operator).
+    /// Per relaxed operator: the task operator it relaxes (`NO_OP` for the
+    /// goal operator and for rules).
     original: Vec<OpId>,
     /// Per relaxed operator: its cost in the task.
     cost: Vec<u64>,
@@ -53,10 +61,8 @@ pub struct RelaxedTask {
     pre: Vec<FactId>,
     eff_start: Vec<u32>,
     eff: Vec<FactId>,
-    /// The task facts that occur negatively, sorted: `negated[i]` has the
-    /// proposition "not negated[i]", of id `first_negation + i`.
-    negated: Vec<FactId>,
-    first_negation: FactId,
+    /// The "not f" propositions.
+    negations: Negations,
     /// Per fact `f`, the operators with `f` as a precondition.
     pre_of_start: Vec<u32>,
     pre_of: Vec<RelaxedOpId>,
@@ -70,9 +76,9 @@ impl RelaxedTask {
         let num_task_facts = task.num_facts();
         let true_fact = num_task_facts as FactId;
         let goal_fact = true_fact + 1;
-        let negated = negated_facts(task);
+        let negations = Negations::new(task, goal_fact + 1);
         let mut rt = RelaxedTask {
-            num_facts: num_task_facts + 2 + negated.len(),
+            num_facts: num_task_facts + 2 + negations.num_facts(),
             num_task_facts,
             true_fact,
             goal_fact,
@@ -83,32 +89,42 @@ impl RelaxedTask {
             pre: Vec::new(),
             eff_start: vec![0],
             eff: Vec::new(),
-            first_negation: goal_fact + 1,
-            negated,
+            negations,
             pre_of_start: Vec::new(),
             pre_of: Vec::new(),
             achievers_start: Vec::new(),
             achievers: Vec::new(),
         };
+        let mut effects = Vec::new();
         for (id, op) in task.operators.iter().enumerate() {
-            // An add effect that is also a precondition never makes a fact
-            // newly true, so the relaxation does not need it.
-            let before = rt.eff.len();
-            rt.eff
-                .extend(op.add.iter().filter(|f| op.pre.binary_search(f).is_err()));
-            rt.push_negations_deleted(op);
-            if rt.eff.len() == before {
-                continue;
+            let pre = rt.negations.condition(&op.pre, &op.pre_neg);
+            effects.clear();
+            effects.extend_from_slice(&op.add);
+            rt.push_negations_deleted(&op.del, &[&op.add, &op.pre_neg], &mut effects);
+            rt.push_relaxed(&pre, &effects, id as OpId, op.cost as u64);
+            for e in &op.cond_effects {
+                let pos: Vec<FactId> = op.pre.iter().chain(&e.pre).copied().collect();
+                let neg: Vec<FactId> = op.pre_neg.iter().chain(&e.pre_neg).copied().collect();
+                let pre = rt.negations.condition(&pos, &neg);
+                effects.clear();
+                effects.extend_from_slice(&e.add);
+                rt.push_negations_deleted(&e.del, &[&op.add, &e.add, &neg], &mut effects);
+                rt.push_relaxed(&pre, &effects, id as OpId, op.cost as u64);
             }
-            rt.eff_start.push(rt.eff.len() as u32);
-            rt.push_pre(&op.pre, &op.pre_neg);
-            rt.original.push(id as OpId);
-            rt.cost.push(op.cost as u64);
+        }
+        for a in &task.axioms {
+            let pre = rt.negations.condition(&a.pre, &a.pre_neg);
+            rt.push_relaxed(&pre, &[a.head], NO_OP, 0);
+        }
+        let rules = rt.negations.rules().to_vec();
+        for (not_d, pre) in &rules {
+            rt.push_relaxed(pre, &[*not_d], NO_OP, 0);
         }
         rt.goal_op = rt.original.len() as RelaxedOpId;
         rt.eff.push(goal_fact);
         rt.eff_start.push(rt.eff.len() as u32);
-        rt.push_pre(&task.goal, &task.goal_neg);
+        let goal = rt.negations.condition(&task.goal, &task.goal_neg);
+        rt.push_pre(&goal);
         rt.original.push(NO_OP);
         rt.cost.push(0);
 
@@ -121,51 +137,60 @@ impl RelaxedTask {
         rt
     }
 
-    /// Pushes the preconditions of the next operator: the positive ones,
-    /// then the negations of the negative ones (so the list stays sorted),
-    /// or `true_fact` when there are none.
-    fn push_pre(&mut self, pre: &[FactId], pre_neg: &[FactId]) {
-        if pre.is_empty() && pre_neg.is_empty() {
+    /// Appends a relaxed operator unless none of its effects is new
+    /// (`pre` sorted): an effect that is also a precondition never makes a
+    /// fact newly true, so the relaxation does not need it.
+    fn push_relaxed(&mut self, pre: &[FactId], effects: &[FactId], original: OpId, cost: u64) {
+        let before = self.eff.len();
+        self.eff
+            .extend(effects.iter().filter(|f| pre.binary_search(f).is_err()));
+        if self.eff.len() == before {
+            return;
+        }
+        self.eff_start.push(self.eff.len() as u32);
+        self.push_pre(pre);
+        self.original.push(original);
+        self.cost.push(cost);
+    }
+
+    /// Pushes the preconditions of the next operator, or `true_fact` when
+    /// there are none.
+    fn push_pre(&mut self, pre: &[FactId]) {
+        if pre.is_empty() {
             self.pre.push(self.true_fact);
         } else {
             self.pre.extend_from_slice(pre);
-            for &f in pre_neg {
-                let not_f = self.negation(f).expect("every negative precondition has a negation");
-                self.pre.push(not_f);
-            }
         }
         self.pre_start.push(self.pre.len() as u32);
     }
 
-    /// Pushes, as effects of the next operator, the negations of the facts
-    /// it deletes: those that have one, that it does not add back (adds win
-    /// over deletes) and that are not already its preconditions.
-    fn push_negations_deleted(&mut self, op: &Operator) {
-        for &f in &op.del {
-            if op.add.binary_search(&f).is_ok() || op.pre_neg.binary_search(&f).is_ok() {
+    /// Appends to `effects` the negations of the facts in `del`: those that
+    /// have one and are in none of the sorted lists of `unless` (facts added
+    /// back, as adds win over deletes, or already needed false).
+    fn push_negations_deleted(&self, del: &[FactId], unless: &[&[FactId]], effects: &mut Vec<FactId>) {
+        for &f in del {
+            if unless.iter().any(|list| list.contains(&f)) {
                 continue;
             }
-            if let Some(not_f) = self.negation(f) {
-                self.eff.push(not_f);
+            if let Some(not_f) = self.negations.negation(f) {
+                effects.push(not_f);
             }
         }
     }
 
-    /// The proposition "not f", if `f` occurs negatively.
+    /// The proposition "not f", if some condition needs `f` false.
     pub fn negation(&self, f: FactId) -> Option<FactId> {
-        let i = self.negated.binary_search(&f).ok()?;
-        Some(self.first_negation + i as FactId)
+        self.negations.negation(f)
     }
 
     /// The relaxed facts true in `state`: its own facts, `true_fact`, and
     /// "not f" for every negated `f` it lacks. The relaxation starts from them.
     pub fn state_facts<'a>(&'a self, state: &'a StateBits) -> impl Iterator<Item = FactId> + 'a {
         let negations = self
-            .negated
+            .negations
             .iter()
-            .enumerate()
-            .filter(|&(_, &f)| !state[f as usize])
-            .map(|(i, _)| self.first_negation + i as FactId);
+            .filter(|&(_, f)| !state[f as usize])
+            .map(|(not_f, _)| not_f);
         state
             .iter_ones()
             .map(|f| f as FactId)
@@ -179,10 +204,8 @@ impl RelaxedTask {
             state[p as usize]
         } else if p == self.true_fact {
             true
-        } else if p >= self.first_negation {
-            !state[self.negated[(p - self.first_negation) as usize] as usize]
         } else {
-            false
+            self.negations.negated(p).is_some_and(|f| !state[f as usize])
         }
     }
 
@@ -223,7 +246,7 @@ impl RelaxedTask {
         self.original.len()
     }
 
-    /// The task operator behind `o`, `NO_OP` for the goal operator.
+    /// The task operator behind `o`, `NO_OP` for the goal operator and rules.
     pub fn original(&self, o: RelaxedOpId) -> OpId {
         self.original[o as usize]
     }
@@ -251,20 +274,6 @@ impl RelaxedTask {
     pub fn achievers(&self, f: FactId) -> &[RelaxedOpId] {
         &self.achievers[self.achievers_start[f as usize] as usize..self.achievers_start[f as usize + 1] as usize]
     }
-}
-
-/// The facts that occur negatively in an operator's precondition or in the
-/// goal, sorted: the ones the relaxation needs a "not f" proposition for.
-fn negated_facts(task: &Task) -> Vec<FactId> {
-    let mut negated: Vec<FactId> = task
-        .operators
-        .iter()
-        .flat_map(|op| op.pre_neg.iter().copied())
-        .chain(task.goal_neg.iter().copied())
-        .collect();
-    negated.sort_unstable();
-    negated.dedup();
-    negated
 }
 
 #[cfg(test)]

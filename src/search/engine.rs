@@ -25,7 +25,7 @@ use std::sync::atomic::AtomicBool;
 use super::limits::{self, Monitor};
 use super::open_list::OpenList;
 use super::progress::ProgressLine;
-use super::successor::{self, SuccessorGenerator};
+use super::successor::SuccessorGenerator;
 use super::{Outcome, SearchConfig, Statistics, Strategy};
 use crate::heuristic::Heuristic;
 use crate::task::registry::{StateId, StateRegistry};
@@ -381,7 +381,7 @@ impl Engine<'_, '_, '_> {
         // are recomputed, which is cheaper than copying them.
         self.registry.clear_prepared();
         for &op_id in &applicable {
-            successor::apply(
+            self.successors.apply(
                 &self.task.operators[op_id as usize],
                 &self.parent_buf,
                 &mut self.succ_buf,
@@ -398,7 +398,7 @@ impl Engine<'_, '_, '_> {
                 self.stats.pruned_by_bound += 1;
                 continue;
             }
-            successor::apply(op, &self.parent_buf, &mut succ);
+            self.successors.apply(op, &self.parent_buf, &mut succ);
             let preferred = self.is_preferred[op_id as usize];
             let (sid, new) = self.registry.insert_prepared(k, &succ);
             if self.path_dependent {

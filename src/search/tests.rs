@@ -9,9 +9,13 @@ use super::*;
 use crate::heuristic::Estimate;
 use crate::heuristic::blind::Blind;
 use crate::heuristic::goalcount::GoalCount;
+use crate::heuristic::relax::{Mode, RelaxationHeuristic};
 use crate::task::state::{StateBits, StateBuf};
-use crate::task::testing::assemble;
-use crate::task::{Fact, FactId, Operator};
+use crate::task::testing::{AxiomSpec, assemble, with_axioms};
+use crate::task::{CondEffect, Fact, FactId, Operator};
+
+/// A rule of a derived fact: (head, pre, pre_neg).
+type Rule = (FactId, Vec<FactId>, Vec<FactId>);
 
 #[derive(Default)]
 struct Builder {
@@ -21,6 +25,8 @@ struct Builder {
     init: Vec<FactId>,
     goal: Vec<FactId>,
     goal_neg: Vec<FactId>,
+    /// Rules of derived facts by layer: (head, pre, pre_neg).
+    axioms: Vec<Vec<Rule>>,
 }
 
 impl Builder {
@@ -58,11 +64,41 @@ impl Builder {
         self.ops.push(op);
     }
 
+    /// A conditional effect of the operator added last.
+    fn when(&mut self, pre: &[&str], pre_neg: &[&str], del: &[&str], add: &[&str]) {
+        let effect = CondEffect {
+            pre: self.facts(pre),
+            pre_neg: self.facts(pre_neg),
+            add: self.facts(add),
+            del: self.facts(del),
+        };
+        self.ops.last_mut().expect("an operator").cond_effects.push(effect);
+    }
+
+    /// A rule of a derived fact in `layer`.
+    fn rule(&mut self, layer: usize, head: &str, pre: &[&str], pre_neg: &[&str]) {
+        let rule = (self.fact(head), self.facts(pre), self.facts(pre_neg));
+        if self.axioms.len() <= layer {
+            self.axioms.resize(layer + 1, Vec::new());
+        }
+        self.axioms[layer].push(rule);
+    }
+
     fn build(mut self, init: &[&str], goal: &[&str], goal_neg: &[&str]) -> Task {
         self.init = self.facts(init);
         self.goal = self.facts(goal);
         self.goal_neg = self.facts(goal_neg);
-        assemble(self.facts, self.ops, &self.init, &self.goal, &self.goal_neg, true)
+        let task = assemble(self.facts, self.ops, &self.init, &self.goal, &self.goal_neg, true);
+        if self.axioms.is_empty() {
+            return task;
+        }
+        let specs: Vec<Vec<AxiomSpec>> = self
+            .axioms
+            .iter()
+            .map(|layer| layer.iter().map(|(h, p, n)| (*h, p.as_slice(), n.as_slice())).collect())
+            .collect();
+        let layers: Vec<&[AxiomSpec]> = specs.iter().map(Vec::as_slice).collect();
+        with_axioms(task, &layers)
     }
 }
 
@@ -207,7 +243,7 @@ fn dijkstra(task: &Task) -> Option<u64> {
             if !op.is_applicable(states[i].bits()) {
                 continue;
             }
-            op.apply_into(states[i].bits(), next.bits_mut());
+            task.apply_into(op, states[i].bits(), next.bits_mut());
             let nd = d + op.cost as u64;
             let j = *ids.entry(next.clone()).or_insert_with(|| {
                 states.push(next.clone());
@@ -232,7 +268,7 @@ fn replay(task: &Task, plan: &[OpId]) -> Option<u64> {
         if !op.is_applicable(state.bits()) {
             return None;
         }
-        op.apply_into(state.bits(), next.bits_mut());
+        task.apply_into(op, state.bits(), next.bits_mut());
         std::mem::swap(&mut state, &mut next);
     }
     task.is_goal(state.bits()).then(|| task.plan_cost(plan))
@@ -256,6 +292,71 @@ fn solve(task: &Task, guide: &mut dyn Heuristic, config: &SearchConfig) -> (Opti
         Outcome::Unsolvable => (None, stats),
         other => panic!("unexpected outcome {other:?}"),
     }
+}
+
+/// A briefcase at one of `places` carries the objects put in it when it
+/// moves (conditional effects); object i starts at place i and must reach
+/// place i + 1 (mod the places). `done-i` is derived from where object i
+/// is, `missing` from a `done` that is false, `finished` from `missing`
+/// being false (three layers); the goal is `finished`.
+fn briefcase(places: usize, objects: usize) -> Task {
+    let mut b = Builder::default();
+    let at = |o: usize, p: usize| format!("at{o}-{p}");
+    for from in 0..places {
+        for to in (0..places).filter(|&to| to != from) {
+            let (bf, bt) = (format!("b{from}"), format!("b{to}"));
+            b.op("move", &[&bf], &[], &[&bf], &[&bt], 1);
+            for o in 0..objects {
+                b.when(&[&format!("in{o}")], &[], &[&at(o, from)], &[&at(o, to)]);
+            }
+        }
+    }
+    for o in 0..objects {
+        let inside = format!("in{o}");
+        for p in 0..places {
+            b.op("put-in", &[&format!("b{p}"), &at(o, p)], &[&inside], &[], &[&inside], 1);
+        }
+        b.op("take-out", &[&inside], &[], &[&inside], &[], 1);
+        b.rule(0, &format!("done{o}"), &[&at(o, (o + 1) % places)], &[]);
+        b.rule(1, "missing", &[], &[&format!("done{o}")]);
+    }
+    b.rule(2, "finished", &[], &["missing"]);
+    let init: Vec<String> = (0..objects)
+        .map(|o| at(o, o % places))
+        .chain(["b0".to_string()])
+        .collect();
+    let init: Vec<&str> = init.iter().map(String::as_str).collect();
+    b.build(&init, &["finished"], &[])
+}
+
+/// Searches with conditional effects and derived facts return plans that
+/// are valid under their semantics; A* with h_max or blind ones are optimal.
+#[test]
+fn conditional_effects_and_derived_facts() {
+    for (places, objects) in [(2, 1), (2, 2), (3, 2), (3, 3)] {
+        let task = briefcase(places, objects);
+        assert!(task.has_conditional_effects() && task.has_axioms());
+        let optimum = dijkstra(&task);
+        assert!(optimum.is_some());
+        let (cost, _) = solve(&task, &mut Blind::new(&task), &config(Strategy::Astar));
+        assert_eq!(cost, optimum);
+        let mut hmax = RelaxationHeuristic::new(&task, Mode::Max);
+        let (cost, _) = solve(&task, &mut hmax, &config(Strategy::Astar));
+        assert_eq!(cost, optimum);
+        let mut hff = RelaxationHeuristic::new(&task, Mode::FF);
+        let greedy = SearchConfig {
+            preferred_operators: true,
+            ..config(Strategy::Greedy)
+        };
+        let (cost, _) = solve(&task, &mut hff, &greedy);
+        assert!(cost.is_some_and(|c| c >= optimum.unwrap()));
+        let (cost, _) = solve(&task, &mut GoalCount::new(&task), &config(Strategy::Greedy));
+        assert!(cost.is_some_and(|c| c >= optimum.unwrap()));
+    }
+    // One object from place 0 to 1: put it in, move. Two objects swapping
+    // places: put in 0, move, take out 0, put in 1, move.
+    assert_eq!(dijkstra(&briefcase(2, 1)), Some(2));
+    assert_eq!(dijkstra(&briefcase(2, 2)), Some(5));
 }
 
 fn test_tasks() -> Vec<Task> {

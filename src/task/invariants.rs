@@ -38,7 +38,14 @@ const MAX_WORK: usize = 300_000_000;
 /// synthesis (a pass over all operators per candidate schema) that the
 /// grounder runs; everything after grounding reads the result from
 /// [`Task::invariant_groups`].
+///
+/// Tasks with conditional effects or derived facts get none: the induction
+/// below reads only unconditional effects, and would take derived facts
+/// (which no operator adds) for invariant.
 pub fn invariant_groups(task: &Task) -> Vec<MutexGroup> {
+    if task.has_conditional_effects() || task.has_axioms() {
+        return Vec::new();
+    }
     let names = FactNames::new(task);
     let mut found: BTreeMap<Vec<FactId>, bool> = BTreeMap::new();
     let mut seen: BTreeSet<Vec<Member>> = BTreeSet::new();

@@ -1,9 +1,11 @@
-//! The grounded STRIPS task: numbered facts, operators with flat
-//! pre/add/del fact-id lists, an initial state and a goal; and what works
+//! The grounded task: numbered facts, operators with flat pre/add/del
+//! fact-id lists and conditional effects, rules of derived facts in layers
+//! ([`axioms`]), an initial state and a goal; and what works
 //! on the task alone, below the grounder, the heuristics and the search:
 //! its states ([`state`]), the registry that interns them ([`registry`])
 //! and its invariants ([`invariants`]).
 
+pub mod axioms;
 pub mod invariants;
 pub mod registry;
 pub mod state;
@@ -88,15 +90,40 @@ impl Operator {
         self.pre.iter().all(|&f| state[f as usize]) && !self.pre_neg.iter().any(|&f| state[f as usize])
     }
 
-    /// Writes the successor of `state` into `out` (which must have the same length).
+    /// Writes into `out` (which must have the same length) the state after
+    /// the operator's effects: the effect conditions read `state`, all
+    /// deletes happen before all adds. Derived facts are left as they were;
+    /// [`Task::apply_into`] re-derives them.
     pub fn apply_into(&self, state: &StateBits, out: &mut StateBits) {
         out.copy_from_bitslice(state);
-        for &f in &self.del {
+        for &f in self.deletes(|c| c.holds_in(state)) {
             out.set(f as usize, false);
         }
-        for &f in &self.add {
+        for &f in self.adds(|c| c.holds_in(state)) {
             out.set(f as usize, true);
         }
+    }
+
+    /// The deletes of the operator and of its conditional effects that fire
+    /// (by `fires`, which reads the state before the operator).
+    #[inline]
+    pub fn deletes<'a>(&'a self, fires: impl Fn(&CondEffect) -> bool + 'a) -> impl Iterator<Item = &'a FactId> + 'a {
+        let conditional = self.cond_effects.iter().filter(move |c| fires(c));
+        self.del.iter().chain(conditional.flat_map(|c| &c.del))
+    }
+
+    /// The adds of the operator and of its conditional effects that fire.
+    #[inline]
+    pub fn adds<'a>(&'a self, fires: impl Fn(&CondEffect) -> bool + 'a) -> impl Iterator<Item = &'a FactId> + 'a {
+        let conditional = self.cond_effects.iter().filter(move |c| fires(c));
+        self.add.iter().chain(conditional.flat_map(|c| &c.add))
+    }
+}
+
+impl CondEffect {
+    /// Whether the effect's condition holds in `state`.
+    pub fn holds_in(&self, state: &StateBits) -> bool {
+        self.pre.iter().all(|&f| state[f as usize]) && !self.pre_neg.iter().any(|&f| state[f as usize])
     }
 }
 
@@ -193,12 +220,37 @@ impl Task {
         self.operators.len()
     }
 
+    /// The initial state, with its derived facts.
     pub fn initial_state(&self) -> StateBuf {
         let mut s = StateBuf::new(self.num_facts());
         for &f in &self.init {
             s.bits_mut().set(f as usize, true);
         }
+        self.derive(&mut s);
         s
+    }
+
+    /// Writes the successor of `state` under `op` into `out` (same length):
+    /// the operator's effects ([`Operator::apply_into`]), then the derived
+    /// facts of the new state. Builds an axiom evaluator for each call on
+    /// tasks with axioms: searches keep their own
+    /// ([`axioms::AxiomEvaluator`]).
+    pub fn apply_into(&self, op: &Operator, state: &StateBits, out: &mut StateBits) {
+        op.apply_into(state, out);
+        if self.has_axioms() {
+            let mut words = out.to_bitvec().into_vec();
+            axioms::AxiomEvaluator::new(self).evaluate(&mut words);
+            out.copy_from_bitslice(state::bits_of(&words, self.num_facts()));
+        }
+    }
+
+    /// Sets the derived facts of `s` from its other facts.
+    fn derive(&self, s: &mut StateBuf) {
+        if self.has_axioms() {
+            let mut words = s.words().to_vec();
+            axioms::AxiomEvaluator::new(self).evaluate(&mut words);
+            *s = StateBuf::from_words(&words, self.num_facts());
+        }
     }
 
     pub fn is_goal(&self, state: &StateBits) -> bool {

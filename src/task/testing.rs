@@ -4,7 +4,7 @@
 use std::collections::{BinaryHeap, HashMap};
 
 use super::state::StateBuf;
-use super::{Fact, FactId, Operator, Task};
+use super::{Axiom, CondEffect, Fact, FactId, Operator, Task};
 
 /// A task from its parts, as the grounder hands tasks on: initial state and
 /// goals sorted (invariant groups are computed when first asked for). Operators must come with sorted
@@ -68,6 +68,39 @@ pub fn task(num_facts: usize, ops: &[OpSpec], init: &[FactId], goal: &[FactId], 
     assemble(facts, operators, init, goal, goal_neg, true)
 }
 
+/// A conditional effect `(pre, pre_neg, add, del)`.
+pub fn cond(pre: &[FactId], pre_neg: &[FactId], add: &[FactId], del: &[FactId]) -> CondEffect {
+    CondEffect {
+        pre: sorted(pre),
+        pre_neg: sorted(pre_neg),
+        add: sorted(add),
+        del: sorted(del),
+    }
+}
+
+/// A rule of a derived fact `(head, pre, pre_neg)`.
+pub type AxiomSpec<'a> = (FactId, &'a [FactId], &'a [FactId]);
+
+/// The task with rules of derived facts, `layers[k]` holding those of layer
+/// k; their heads become derived facts.
+pub fn with_axioms(mut task: Task, layers: &[&[AxiomSpec]]) -> Task {
+    task.axioms.clear();
+    task.axiom_layers = vec![0];
+    task.derived = vec![false; task.num_facts()];
+    for layer in layers {
+        for &(head, pre, pre_neg) in *layer {
+            task.axioms.push(Axiom {
+                head,
+                pre: sorted(pre),
+                pre_neg: sorted(pre_neg),
+            });
+            task.derived[head as usize] = true;
+        }
+        task.axiom_layers.push(task.axioms.len());
+    }
+    task
+}
+
 pub fn state(num_facts: usize, facts: &[FactId]) -> StateBuf {
     let mut s = StateBuf::new(num_facts);
     for &f in facts {
@@ -126,6 +159,53 @@ pub fn random_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task {
     task(num_facts, &ops, &init, &goal, &goal_neg)
 }
 
+/// A random small task with conditional effects and two derived facts (the
+/// last two, in two layers, the second negating the first): a random task
+/// of [`random_task`] whose operators get up to two conditional effects,
+/// and whose last two facts are taken out of the initial state and every
+/// effect and given rules instead.
+pub fn random_adl_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task {
+    assert!(num_facts >= 4);
+    let mut t = random_task(rng, num_facts, num_ops);
+    let base = num_facts - 2;
+    let (d0, d1) = (base as FactId, base as FactId + 1);
+    for op in &mut t.operators {
+        for _ in 0..rng.below(3) {
+            let pre = rng.facts(num_facts, 2);
+            let pre_neg = rng.facts(num_facts, 1);
+            let add = rng.facts(num_facts, 2);
+            let del = rng.facts(num_facts, 1);
+            op.cond_effects.push(cond(&pre, &pre_neg, &add, &del));
+        }
+        let basic = |v: &mut Vec<FactId>| v.retain(|&f| f < d0);
+        basic(&mut op.add);
+        basic(&mut op.del);
+        for e in &mut op.cond_effects {
+            basic(&mut e.add);
+            basic(&mut e.del);
+        }
+        // Derived facts are not set by effects, so the operator needs some
+        // effect left; a conditional one will do.
+        if op.add.is_empty()
+            && op.del.is_empty()
+            && op.cond_effects.iter().all(|e| e.add.is_empty() && e.del.is_empty())
+        {
+            op.add.push(rng.below(base as u64) as FactId);
+        }
+    }
+    t.init.retain(|&f| f < d0);
+    let body0: Vec<FactId> = (0..1 + rng.below(2))
+        .map(|_| rng.below(base as u64) as FactId)
+        .collect();
+    let other: Vec<FactId> = (0..rng.below(2)).map(|_| rng.below(base as u64) as FactId).collect();
+    let recursive = [d0, rng.below(base as u64) as FactId];
+    let body1 = [rng.below(base as u64) as FactId];
+    with_axioms(
+        t,
+        &[&[(d0, &body0, &[]), (d0, &recursive, &other)], &[(d1, &body1, &[d0])]],
+    )
+}
+
 /// Exact goal distance of every state reachable from the initial state
 /// (`None` if the goal is unreachable from it), by Dijkstra backwards
 /// over the explicit state space.
@@ -142,7 +222,7 @@ pub fn perfect_costs(task: &Task) -> Vec<(StateBuf, Option<u64>)> {
                 continue;
             }
             let mut next = states[i].clone();
-            op.apply_into(states[i].bits(), next.bits_mut());
+            task.apply_into(op, states[i].bits(), next.bits_mut());
             let j = *index.entry(next.clone()).or_insert_with(|| {
                 states.push(next);
                 preds.push(Vec::new());

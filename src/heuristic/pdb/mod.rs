@@ -27,6 +27,8 @@ pub static PDB: HeuristicKind = HeuristicKind {
     admissible: true,
     preferred_operators: false,
     negative_goals: true,
+    conditional_effects: false,
+    axioms: false,
     build: |task: &Task, context: &BuildContext| {
         let config = if context.probe {
             PdbConfig::probe()

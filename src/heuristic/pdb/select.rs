@@ -407,7 +407,7 @@ fn random_walk_samples(info: &TaskInfo, h0: u64) -> Vec<Vec<u32>> {
                 break;
             }
             let o = applicable[rng.below(applicable.len())];
-            task.operators[o].apply_into(state.bits(), next.bits_mut());
+            task.apply_into(&task.operators[o], state.bits(), next.bits_mut());
             std::mem::swap(&mut state, &mut next);
         }
         samples.push(info.vars.iter().map(|v| v.value(state.bits())).collect());
