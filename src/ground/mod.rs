@@ -30,7 +30,8 @@ use std::time::Instant;
 // (what is collected from them is sorted), so the hash need not be randomized.
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::pddl::{Action, CostExpr, Domain, Problem, Term};
+use crate::normalize::{NormalAction, NormalTask, normalize};
+use crate::pddl::{CostExpr, Domain, Problem, Term};
 use crate::task::invariants::invariant_groups;
 use crate::task::{Fact, FactId, Invariants, Operator, Task};
 
@@ -91,10 +92,11 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats),
 /// The relaxed-reachable part of the task, before simplification.
 fn ground_reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
-    let mut grounder = Grounder::new(domain, problem)?;
+    let normal = normalize(domain, problem);
+    let mut grounder = Grounder::new(domain, problem, &normal)?;
     grounder.reach();
     let static_facts = grounder.num_static_facts();
-    let task = grounder.into_task(domain, problem)?;
+    let task = grounder.into_task(domain, problem, &normal)?;
     let stats = GroundStats {
         facts: task.num_facts(),
         operators: task.num_operators(),
@@ -112,7 +114,7 @@ const EQUALITY: &str = "=";
 
 /// An action schema with interned predicates and objects.
 struct Schema<'a> {
-    action: &'a Action,
+    action: &'a NormalAction,
     param_sets: Vec<usize>,
     pos_fluent: Vec<SchemaAtom>,
     pos_static: Vec<SchemaAtom>,
@@ -145,7 +147,26 @@ struct Grounder<'a> {
 }
 
 impl<'a> Grounder<'a> {
-    fn new(domain: &'a Domain, problem: &Problem) -> Result<Grounder<'a>, GroundError> {
+    /// Reads the STRIPS part of the normal form: conjunctive preconditions
+    /// and unconditional effects. Conditional and universal effects and
+    /// derived predicates are refused by name.
+    fn new(domain: &'a Domain, problem: &Problem, normal: &'a NormalTask) -> Result<Grounder<'a>, GroundError> {
+        if let Some(axiom) = normal.axioms.first() {
+            return Err(GroundError::Unsupported(format!(
+                "derived predicates (such as {}) are not supported by the grounder yet",
+                axiom.head.predicate
+            )));
+        }
+        if let Some(action) = normal
+            .actions
+            .iter()
+            .find(|a| a.effects.iter().any(|e| !e.vars.is_empty() || !e.condition.is_empty()))
+        {
+            return Err(GroundError::Unsupported(format!(
+                "action {}: conditional and universal effects are not supported by the grounder yet",
+                action.name
+            )));
+        }
         let mut objects = Interner::default();
         let mut types = Types::new(domain, problem, &mut objects);
         let mut predicates = Interner::default();
@@ -174,7 +195,7 @@ impl<'a> Grounder<'a> {
         // predicates marked before anything is grounded.
         let mut fluent: FxHashSet<u32> = FxHashSet::default();
         let mut schemas = Vec::new();
-        for action in &domain.actions {
+        for action in &normal.actions {
             let params: FxHashMap<&str, usize> = action
                 .params
                 .iter()
@@ -203,15 +224,12 @@ impl<'a> Grounder<'a> {
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(SchemaAtom { pred, args })
             };
-            let add = action
-                .add
-                .iter()
-                .map(|a| compile(a, &mut predicates))
+            let effect_atoms = |positive: bool| action.effects.iter().filter(move |e| e.literal.positive == positive);
+            let add = effect_atoms(true)
+                .map(|e| compile(&e.literal.atom, &mut predicates))
                 .collect::<Result<Vec<_>, _>>()?;
-            let del = action
-                .del
-                .iter()
-                .map(|a| compile(a, &mut predicates))
+            let del = effect_atoms(false)
+                .map(|e| compile(&e.literal.atom, &mut predicates))
                 .collect::<Result<Vec<_>, _>>()?;
             let pre = action
                 .precondition
@@ -384,7 +402,7 @@ impl<'a> Grounder<'a> {
     }
 
     /// Numbers the reached facts and builds operators, init and goal.
-    fn into_task(self, domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
+    fn into_task(self, domain: &Domain, problem: &Problem, normal: &NormalTask) -> Result<Task, GroundError> {
         let mut keyed: Vec<(Fact, u32, Tuple)> = Vec::new();
         for (pred, set) in self.reached.iter().enumerate() {
             for args in set {
@@ -459,7 +477,10 @@ impl<'a> Grounder<'a> {
             };
             operators.push(Operator {
                 action: s.action.name.clone(),
-                args: arg_names(binding).into_iter().map(str::to_string).collect(),
+                args: arg_names(&binding[..s.action.external_params])
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
                 pre,
                 pre_neg,
                 add,
@@ -487,18 +508,26 @@ impl<'a> Grounder<'a> {
 
         let mut goal = Vec::new();
         let mut goal_neg = Vec::new();
-        for lit in &problem.goal {
+        for lit in &normal.goal {
             let atom = &lit.atom;
             let unreachable = || GroundError::GoalUnreachable(atom.to_string());
+            // Goal atoms are ground: their terms are objects.
+            let ground_args: Vec<&str> = atom
+                .args
+                .iter()
+                .map(|t| match t {
+                    Term::Constant(c) | Term::Variable(c) => c.as_str(),
+                })
+                .collect();
             if atom.predicate == EQUALITY {
-                let holds = atom.args.len() == 2 && atom.args[0] == atom.args[1];
+                let holds = ground_args.len() == 2 && ground_args[0] == ground_args[1];
                 if holds != lit.positive {
                     return Err(unreachable());
                 }
                 continue;
             }
             let pred = self.predicates.get(&atom.predicate);
-            let args: Option<Tuple> = atom.args.iter().map(|x| self.objects.get(x)).collect();
+            let args: Option<Tuple> = ground_args.iter().map(|x| self.objects.get(x)).collect();
             let (Some(pred), Some(args)) = (pred, args) else {
                 // Unknown names: the atom is false everywhere.
                 if lit.positive {
@@ -549,7 +578,7 @@ impl<'a> Grounder<'a> {
     /// static numeric functions are looked up in the problem's init.
     fn cost(
         &self,
-        action: &Action,
+        action: &NormalAction,
         binding: &[u32],
         numeric: &FxHashMap<(&str, Vec<&str>), i64>,
     ) -> Result<u32, GroundError> {
@@ -608,7 +637,9 @@ impl<'a> Grounder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pddl::{Atom, GroundAtom, GroundLiteral, Literal, Location, NumericFact, TypeDecl, TypedName};
+    use crate::pddl::{
+        Action, Atom, Condition, Effect, GroundAtom, Literal, Location, NumericFact, TypeDecl, TypedName,
+    };
 
     fn atom(text: &str) -> Atom {
         let mut words = text.split_whitespace();
@@ -655,9 +686,8 @@ mod tests {
         Action {
             name: name.to_string(),
             params: params.iter().map(|(n, t)| typed(n, t)).collect(),
-            precondition: pre,
-            add: add.iter().map(|a| atom(a)).collect(),
-            del: del.iter().map(|a| atom(a)).collect(),
+            precondition: Condition::conjunction(pre),
+            effect: Effect::strips(add.iter().map(|a| atom(a)), del.iter().map(|a| atom(a))),
             costs: Vec::new(),
             location: Location::default(),
         }
@@ -678,6 +708,7 @@ mod tests {
             predicates: Vec::new(),
             functions: Vec::new(),
             actions,
+            derived: Vec::new(),
         }
     }
 
@@ -696,21 +727,10 @@ mod tests {
             objects: objects.iter().map(|(n, t)| typed(n, t)).collect(),
             init: init.iter().map(|a| ground_atom(a)).collect(),
             numeric_init: Vec::new(),
-            goal: goal
-                .iter()
-                .map(|g| match g.strip_prefix("not ") {
-                    Some(rest) => GroundLiteral {
-                        positive: false,
-                        atom: ground_atom(rest),
-                        location: Location::default(),
-                    },
-                    None => GroundLiteral {
-                        positive: true,
-                        atom: ground_atom(g),
-                        location: Location::default(),
-                    },
-                })
-                .collect(),
+            goal: Condition::conjunction(goal.iter().map(|g| match g.strip_prefix("not ") {
+                Some(rest) => neg(rest),
+                None => pos(g),
+            })),
             minimize_total_cost: false,
         }
     }
@@ -1130,10 +1150,16 @@ mod tests {
     #[test]
     fn malformed_input_is_an_error_not_a_panic() {
         let (mut d, p) = roads();
-        d.actions[0].precondition.push(pos("road ?from ?nowhere"));
+        d.actions[0].precondition = Condition::And(vec![
+            d.actions[0].precondition.clone(),
+            Condition::Atom(atom("road ?from ?nowhere")),
+        ]);
         assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (mut d, p) = roads();
-        d.actions[0].precondition.push(pos("road ?from"));
+        d.actions[0].precondition = Condition::And(vec![
+            d.actions[0].precondition.clone(),
+            Condition::Atom(atom("road ?from")),
+        ]);
         assert!(matches!(ground_reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (d, mut p) = roads();
         p.init.push(ground_atom("road a b c"));
