@@ -1,4 +1,5 @@
-//! Grounding: from the lifted AST to a compact STRIPS [`Task`].
+//! Grounding: from the lifted normal form ([`crate::normalize`]) to a compact
+//! STRIPS [`Task`].
 //!
 //! 1. Predicates no action adds or deletes are *static* (so is `=`, and so
 //!    are types, as unary constraints on parameters): they never become

@@ -377,3 +377,6 @@ impl fmt::Display for NormalTask {
         writeln!(f)
     }
 }
+
+#[cfg(test)]
+mod tests;

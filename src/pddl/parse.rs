@@ -2,7 +2,7 @@
 //! of tokens ([`Sexp`]), then the readers below give those lists their PDDL
 //! meaning. Keeping the grammar this small means that a construct corvus does
 //! not support is still well-formed input here, so it is reported by name
-//! (`forall`, `:durative-action`, ...) rather than as a syntax error.
+//! (`:durative-action`, `assign`, ...) rather than as a syntax error.
 
 use super::ast::*;
 use super::{ErrorKind, PddlError};
