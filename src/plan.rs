@@ -371,44 +371,168 @@ impl<'a> World<'a> {
     }
 
     /// The derived facts of the state `facts`: each stratum's rules applied
-    /// to a fixed point, lowest stratum first, negation as failure.
+    /// to a fixed point, lowest stratum first, negation as failure. A rule
+    /// body binds its variables by matching its atoms against the facts
+    /// (a join), not by trying every object for every variable.
     fn derive(&self, facts: &Facts) -> Result<Facts, InvalidPlan> {
         let mut derived = Facts::new();
         for stratum in &self.strata {
             let mut changed = true;
             while changed {
                 changed = false;
+                let mut new = Vec::new();
+                let state = State::indexed(facts, &derived);
                 for rule in stratum {
-                    let mut new = Vec::new();
                     let mut binding = Binding::new(0, &rule.predicate);
-                    self.for_each_binding(&rule.params, &mut binding, &mut |binding| {
-                        let head = GroundAtom {
-                            predicate: rule.predicate.clone(),
-                            args: binding.values.iter().map(|(_, v)| v.to_string()).collect(),
-                        };
-                        let state = State {
-                            facts,
-                            derived: &derived,
-                        };
-                        if !derived.contains(&head) && self.holds(&state, &rule.body, binding)? {
-                            new.push(head);
-                        }
-                        Ok(())
+                    let mut declared: Vec<&TypedName> = rule.params.iter().collect();
+                    self.satisfy(&state, &rule.body, &mut binding, &mut declared, &mut |binding, _| {
+                        let unbound: Vec<&TypedName> = rule
+                            .params
+                            .iter()
+                            .filter(|p| binding.value(&p.name).is_none())
+                            .collect();
+                        self.for_each_binding(&unbound, binding, &mut |binding| {
+                            let head = GroundAtom {
+                                predicate: rule.predicate.clone(),
+                                args: rule
+                                    .params
+                                    .iter()
+                                    .map(|p| binding.value(&p.name).unwrap_or_default().to_string())
+                                    .collect(),
+                            };
+                            if !derived.contains(&head) {
+                                new.push(head);
+                            }
+                            Ok(())
+                        })
                     })?;
-                    for atom in new {
-                        changed |= derived.insert(atom);
-                    }
+                }
+                for atom in new {
+                    changed |= derived.insert(atom);
                 }
             }
         }
         Ok(derived)
     }
 
+    /// Calls `f` for every extension of `binding` under which `condition`
+    /// holds in `state` (perhaps more than once for one extension).
+    /// Variables of `declared` that are not bound yet get their objects from
+    /// the facts a positive atom matches; where that is not possible (under
+    /// `not`, `forall`, `imply`, `=`), from their type.
+    fn satisfy(
+        &self,
+        state: &State<'_>,
+        condition: &'a Condition,
+        binding: &mut Binding<'a>,
+        declared: &mut Vec<&'a TypedName>,
+        f: &mut Solution<'a, '_>,
+    ) -> Result<(), InvalidPlan> {
+        match condition {
+            Condition::Atom(atom) if atom.predicate != "=" => self.match_atom(state, atom, binding, declared, f),
+            Condition::And(parts) => self.satisfy_all(state, parts, binding, declared, f),
+            Condition::Or(parts) => {
+                for p in parts {
+                    self.satisfy(state, p, binding, declared, f)?;
+                }
+                Ok(())
+            }
+            // A quantified variable that reuses a name in scope would be
+            // confused with it once bound: such an `exists` is only tested.
+            Condition::Exists(vars, body) if !vars.iter().any(|v| declared.iter().any(|d| d.name == v.name)) => {
+                let depth = declared.len();
+                declared.extend(vars);
+                let result = self.satisfy(state, body, binding, declared, f);
+                declared.truncate(depth);
+                result
+            }
+            _ => {
+                let unbound: Vec<&TypedName> = condition
+                    .free_variables()
+                    .iter()
+                    .filter(|v| binding.value(v).is_none())
+                    .filter_map(|v| declared.iter().rev().find(|d| &d.name == v).copied())
+                    .collect();
+                self.for_each_binding(&unbound, binding, &mut |binding| {
+                    if self.holds(state, condition, binding)? {
+                        f(binding, declared)?;
+                    }
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    fn satisfy_all(
+        &self,
+        state: &State<'_>,
+        parts: &'a [Condition],
+        binding: &mut Binding<'a>,
+        declared: &mut Vec<&'a TypedName>,
+        f: &mut Solution<'a, '_>,
+    ) -> Result<(), InvalidPlan> {
+        let Some((first, rest)) = parts.split_first() else {
+            return f(binding, declared);
+        };
+        self.satisfy(state, first, binding, declared, &mut |binding, declared| {
+            self.satisfy_all(state, rest, binding, declared, f)
+        })
+    }
+
+    /// [`Self::satisfy`] for a positive atom: every fact of its predicate
+    /// that agrees with the bound arguments binds the others.
+    fn match_atom(
+        &self,
+        state: &State<'_>,
+        atom: &'a Atom,
+        binding: &mut Binding<'a>,
+        declared: &mut Vec<&'a TypedName>,
+        f: &mut Solution<'a, '_>,
+    ) -> Result<(), InvalidPlan> {
+        let Some(candidates) = state.by_predicate.get(atom.predicate.as_str()) else {
+            return Ok(());
+        };
+        for fact in candidates {
+            if fact.args.len() != atom.args.len() {
+                continue;
+            }
+            let depth = binding.values.len();
+            let mut agrees = true;
+            for (term, object) in atom.args.iter().zip(&fact.args) {
+                agrees = match term {
+                    Term::Constant(c) => c == object,
+                    Term::Variable(v) => match binding.value(v) {
+                        Some(bound) => bound == object,
+                        None => {
+                            // The world's own name, which lives as long as the domain.
+                            let known = self.object_types.get_key_value(object.as_str());
+                            let var = declared.iter().rev().find(|d| &d.name == v);
+                            match (known, var) {
+                                (Some((name, types)), Some(var)) if self.types.fits(types, &var.types) => {
+                                    binding.values.push((&var.name, name));
+                                    true
+                                }
+                                _ => false,
+                            }
+                        }
+                    },
+                };
+                if !agrees {
+                    break;
+                }
+            }
+            let result = if agrees { f(binding, declared) } else { Ok(()) };
+            binding.values.truncate(depth);
+            result?;
+        }
+        Ok(())
+    }
+
     /// Calls `f` with `binding` extended by every assignment of objects of
     /// fitting types to `vars`.
     fn for_each_binding(
         &self,
-        vars: &'a [TypedName],
+        vars: &[&'a TypedName],
         binding: &mut Binding<'a>,
         f: &mut dyn FnMut(&mut Binding<'a>) -> Result<(), InvalidPlan>,
     ) -> Result<(), InvalidPlan> {
@@ -543,20 +667,48 @@ impl<'a> World<'a> {
                 }
             }
             Effect::Forall(vars, inner) => {
-                self.for_each_binding(vars, binding, &mut |b| self.effects(state, inner, b, add, del))?;
+                let vars: Vec<&TypedName> = vars.iter().collect();
+                self.for_each_binding(&vars, binding, &mut |b| self.effects(state, inner, b, add, del))?;
             }
         }
         Ok(())
     }
 }
 
+/// What [`World::satisfy`] calls for each binding it finds, with the
+/// variables declared at that point.
+type Solution<'a, 'f> = dyn FnMut(&mut Binding<'a>, &mut Vec<&'a TypedName>) -> Result<(), InvalidPlan> + 'f;
+
 /// A state with its derived facts.
 struct State<'s> {
     facts: &'s Facts,
     derived: &'s Facts,
+    /// Facts and derived facts by predicate, for matching atoms whose
+    /// variables are not bound yet; empty where nothing is matched.
+    by_predicate: HashMap<&'s str, Vec<&'s GroundAtom>>,
 }
 
-impl State<'_> {
+impl<'s> State<'s> {
+    fn new(facts: &'s Facts, derived: &'s Facts) -> Self {
+        State {
+            facts,
+            derived,
+            by_predicate: HashMap::new(),
+        }
+    }
+
+    fn indexed(facts: &'s Facts, derived: &'s Facts) -> Self {
+        let mut by_predicate: HashMap<&str, Vec<&GroundAtom>> = HashMap::new();
+        for atom in facts.iter().chain(derived) {
+            by_predicate.entry(atom.predicate.as_str()).or_default().push(atom);
+        }
+        State {
+            facts,
+            derived,
+            by_predicate,
+        }
+    }
+
     /// Whether a ground atom holds; `=` is object identity.
     fn contains(&self, atom: &GroundAtom, derived: &HashSet<&str>) -> bool {
         match (atom.predicate.as_str(), atom.args.as_slice()) {
@@ -706,10 +858,7 @@ fn apply_step<'a>(world: &World<'a>, state: &mut Facts, step: &'a PlanStep, numb
     let action = bind_step(world, step, number)?;
     let mut binding = bind_params(world, action, step, number)?;
     let derived = world.derive(state)?;
-    let before = State {
-        facts: state,
-        derived: &derived,
-    };
+    let before = State::new(state, &derived);
     if let Some(condition) = world.failure(&before, &action.precondition, &mut binding)? {
         return Err(InvalidPlan::Precondition {
             step: number,
@@ -733,10 +882,7 @@ fn apply_step<'a>(world: &World<'a>, state: &mut Facts, step: &'a PlanStep, numb
 
 fn check_goal<'a>(world: &World<'a>, problem: &'a Problem, state: &Facts) -> Result<(), InvalidPlan> {
     let derived = world.derive(state)?;
-    let state = State {
-        facts: state,
-        derived: &derived,
-    };
+    let state = State::new(state, &derived);
     match world.failure(&state, &problem.goal, &mut Binding::new(0, ""))? {
         Some(condition) => Err(InvalidPlan::Goal { condition }),
         None => Ok(()),

@@ -335,3 +335,28 @@ fn goals_are_checked_with_their_quantifiers() {
         "p.pddl:2:8: derived predicate `d` cannot be an initial fact"
     );
 }
+
+#[test]
+fn rule_variables_bound_by_no_atom_range_over_their_type() {
+    // `d` holds for every block once some block is `p` (its `?x` is
+    // shadowed inside, and bound by no atom outside); `e` for those not `p`.
+    let d = pddl::parse_domain(
+        &format!(
+            "{HEAD}(:predicates (e ?x - block) (r))\n\
+             (:derived (d ?x - block) (exists (?x - block) (p ?x)))\n\
+             (:derived (e ?x - block) (and (not (p ?x)) (d ?x)))\n\
+             (:action a :parameters (?x - block) :precondition (e ?x) :effect (r)))"
+        ),
+        "d.pddl",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let p = pddl::parse_problem_for(
+        &d,
+        "(define (problem t1) (:domain t) (:objects a b - block) (:init (p a)) (:goal (r)))",
+        "p.pddl",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let run = |text: &str| validate(&d, &p, &parse_plan(text, "t.plan").unwrap_or_else(|e| panic!("{e}")));
+    assert_eq!(run("(a b)"), Ok(Validation { length: 1, cost: 1 }));
+    assert_eq!(run("(a a)"), precondition(1, "a", "(e a)"));
+}

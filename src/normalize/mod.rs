@@ -37,7 +37,7 @@ use crate::pddl::{
 };
 use dnf::{Abstraction, Conjunct, dnf, product};
 use nnf::nnf;
-use variables::{Scope, free_variables};
+use variables::Scope;
 
 /// The lifted task in normal form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,7 +159,7 @@ struct InScope<'n, 's> {
 
 impl Abstraction for InScope<'_, '_> {
     fn derived_atom(&mut self, kind: &'static str, body: &Condition) -> Atom {
-        let params: Vec<TypedName> = free_variables(body).iter().map(|v| self.scope.typed(v)).collect();
+        let params: Vec<TypedName> = body.free_variables().iter().map(|v| self.scope.typed(v)).collect();
         let key = (body.to_string(), params.iter().map(|p| p.types.clone()).collect());
         if let Some(atom) = self.normalizer.introduced.get(&key) {
             return atom.clone();

@@ -209,6 +209,47 @@ impl Condition {
     }
 }
 
+impl Condition {
+    /// The variables that occur in the condition outside any quantifier
+    /// that binds them, in the order they first occur.
+    pub fn free_variables(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.collect_free(&mut Vec::new(), &mut out);
+        out
+    }
+
+    fn collect_free<'c>(&'c self, bound: &mut Vec<&'c str>, out: &mut Vec<String>) {
+        match self {
+            Condition::Atom(a) => {
+                for t in &a.args {
+                    if let Term::Variable(v) = t
+                        && !bound.contains(&v.as_str())
+                        && !out.contains(v)
+                    {
+                        out.push(v.clone());
+                    }
+                }
+            }
+            Condition::Not(inner) => inner.collect_free(bound, out),
+            Condition::And(parts) | Condition::Or(parts) => {
+                for p in parts {
+                    p.collect_free(bound, out);
+                }
+            }
+            Condition::Imply(a, b) => {
+                a.collect_free(bound, out);
+                b.collect_free(bound, out);
+            }
+            Condition::Exists(vars, body) | Condition::Forall(vars, body) => {
+                let depth = bound.len();
+                bound.extend(vars.iter().map(|v| v.name.as_str()));
+                body.collect_free(bound, out);
+                bound.truncate(depth);
+            }
+        }
+    }
+}
+
 impl Effect {
     /// The effect of a STRIPS action: the deletes, then the adds.
     pub fn strips(add: impl IntoIterator<Item = Atom>, del: impl IntoIterator<Item = Atom>) -> Effect {
