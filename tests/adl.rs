@@ -360,3 +360,15 @@ fn rule_variables_bound_by_no_atom_range_over_their_type() {
     assert_eq!(run("(a b)"), Ok(Validation { length: 1, cost: 1 }));
     assert_eq!(run("(a a)"), precondition(1, "a", "(e a)"));
 }
+
+#[test]
+fn the_adl_requirements_are_accepted() {
+    let flags = ":adl :quantified-preconditions :existential-preconditions :universal-preconditions \
+                 :disjunctive-preconditions :conditional-effects :derived-predicates";
+    let d = pddl::parse_domain(
+        &format!("(define (domain t) (:requirements {flags}) (:predicates (p)) (:action a :effect (p)))"),
+        "d.pddl",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.requirements.len(), 7);
+}
