@@ -372,3 +372,25 @@ fn the_adl_requirements_are_accepted() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(d.requirements.len(), 7);
 }
+
+#[test]
+fn existential_and_disjunctive_preconditions_are_planned_for_through_the_normal_form() {
+    use corvus::heuristic::blind;
+    use corvus::planner::{self, Config, Options, Status};
+    use corvus::search::Strategy;
+    // `power` gets the lamp of its `exists` as an extra parameter that plans
+    // do not show; `switch-on` becomes variants, one per disjunct.
+    let options = Options {
+        config: Config::new(Strategy::Astar, &blind::BLIND),
+        ..Options::default()
+    };
+    let report = planner::solve_files(&data("lights-domain.pddl"), &data("lights-p2.pddl"), &options)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.status, Status::Solved);
+    let found = report.plan.expect("a solved report has a plan");
+    assert_eq!(found.length, 5);
+    let (d, p) = pddl::load(&data("lights-domain.pddl"), &data("lights-p2.pddl")).unwrap_or_else(|e| panic!("{e}"));
+    let reread = parse_plan(&found.to_ipc(), "written plan").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(validate(&d, &p, &reread), Ok(Validation { length: 5, cost: 5 }));
+    assert!(found.to_ipc().contains("(power r1)\n"));
+}
