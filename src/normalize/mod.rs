@@ -33,7 +33,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::pddl::{
-    Atom, Condition, CostExpr, Domain, Effect, Literal, Location, PredicateDecl, Problem, Term, TypedList, TypedName,
+    Action, Atom, Condition, CostExpr, Domain, Effect, Literal, Location, PredicateDecl, Problem, Term, TypedList,
+    TypedName,
 };
 use dnf::{Abstraction, Conjunct, dnf, product};
 use nnf::nnf;
@@ -124,7 +125,7 @@ pub fn normalize(domain: &Domain, problem: &Problem) -> NormalTask {
             args: rule.params.iter().map(|p| Term::Variable(p.name.clone())).collect(),
             location: rule.location,
         };
-        n.add_rules(head, &rule.params, &nnf(&body, true), &scope);
+        n.add_rules(head, &rule.params, &body, &scope);
     }
     let mut actions = Vec::new();
     for action in &domain.actions {
@@ -216,7 +217,7 @@ impl Normalizer {
     }
 
     /// The variants of `action`, one per disjunct of its precondition.
-    fn action(&mut self, action: &crate::pddl::Action, out: &mut Vec<NormalAction>) {
+    fn action(&mut self, action: &Action, out: &mut Vec<NormalAction>) {
         let mut scope = Scope::new(&action.params);
         let precondition = scope.rename_condition(&action.precondition);
         let effect = scope.rename_effect(&action.effect);
