@@ -5,12 +5,17 @@
 //! [`crate::task::Task`]: a bug in grounding or fact numbering must not be able
 //! to make a wrong plan look right.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 
-use crate::pddl::{Action, Atom, CostExpr, Domain, GroundAtom, Literal, Location, Problem, Term, TypeHierarchy};
+use crate::pddl::{
+    Action, Atom, Condition, CostExpr, DerivedRule, Domain, Effect, GroundAtom, Location, Problem, Term, TypeHierarchy,
+    TypedName,
+};
 
 /// One step of a plan: a lifted action with its objects, lower-case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -265,17 +270,13 @@ pub fn uses_action_costs(domain: &Domain, problem: &Problem) -> bool {
     problem.minimize_total_cost || domain.actions.iter().any(|a| !a.costs.is_empty())
 }
 
-/// `(p a b)` or `(not (p a b))`.
-fn format_condition(positive: bool, predicate: &str, args: &[String]) -> String {
-    let atom = GroundAtom {
-        predicate: predicate.to_string(),
+/// `(f a b)`: a ground atom or numeric term.
+fn format_term(function: &str, args: &[String]) -> String {
+    GroundAtom {
+        predicate: function.to_string(),
         args: args.to_vec(),
-    };
-    if positive {
-        atom.to_string()
-    } else {
-        format!("(not {atom})")
     }
+    .to_string()
 }
 
 fn format_types(types: &[String]) -> String {
@@ -285,24 +286,42 @@ fn format_types(types: &[String]) -> String {
     }
 }
 
+/// A state: the facts that hold. Derived facts are kept apart, as a
+/// function of these ([`World::derive`]).
+type Facts = HashSet<GroundAtom>;
+
 /// The problem's lifted world, indexed for replay.
 struct World<'a> {
     types: TypeHierarchy<'a>,
-    /// Every object and domain constant with the types it was declared with.
-    objects: HashMap<&'a str, Vec<&'a str>>,
+    /// Every object and domain constant with the types it was declared with,
+    /// in the order declared.
+    objects: Vec<(&'a str, Vec<&'a str>)>,
+    object_types: HashMap<&'a str, Vec<&'a str>>,
+    /// The objects of each type list that a quantifier or rule ranges over.
+    objects_of: RefCell<HashMap<Vec<String>, Rc<[&'a str]>>>,
     actions: HashMap<&'a str, &'a Action>,
     numeric: HashMap<(&'a str, &'a [String]), i64>,
     action_costs: bool,
+    /// The `:derived` rules grouped by stratum, lowest first.
+    strata: Vec<Vec<&'a DerivedRule>>,
+    derived: HashSet<&'a str>,
 }
 
 impl<'a> World<'a> {
     fn new(domain: &'a Domain, problem: &'a Problem) -> Self {
-        let mut objects: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut object_types: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut objects: Vec<(&str, Vec<&str>)> = Vec::new();
         for o in domain.constants.iter().chain(&problem.objects) {
-            objects
+            if !object_types.contains_key(o.name.as_str()) {
+                objects.push((o.name.as_str(), Vec::new()));
+            }
+            object_types
                 .entry(o.name.as_str())
                 .or_default()
                 .extend(o.types.iter().map(String::as_str));
+        }
+        for (name, types) in &mut objects {
+            *types = object_types[name].clone();
         }
         let mut actions = HashMap::new();
         for a in &domain.actions {
@@ -314,36 +333,421 @@ impl<'a> World<'a> {
             .iter()
             .map(|f| ((f.function.as_str(), f.args.as_slice()), f.value))
             .collect();
+        // The checks refuse unstratified rules; should they come here anyway,
+        // one stratum gives their least fixed point without negation's promise.
+        let strata = match crate::pddl::strata(&domain.derived) {
+            Ok(strata) => strata
+                .into_iter()
+                .map(|s| s.into_iter().map(|i| &domain.derived[i]).collect())
+                .collect(),
+            Err(_) => vec![domain.derived.iter().collect()],
+        };
         World {
             types: TypeHierarchy::new(domain),
             objects,
+            object_types,
+            objects_of: RefCell::new(HashMap::new()),
             actions,
             numeric,
             action_costs: uses_action_costs(domain, problem),
+            strata,
+            derived: domain.derived.iter().map(|r| r.predicate.as_str()).collect(),
+        }
+    }
+
+    /// The objects that fit `types` (an `either` list), in declaration order.
+    fn objects_of(&self, types: &[String]) -> Rc<[&'a str]> {
+        if let Some(found) = self.objects_of.borrow().get(types) {
+            return found.clone();
+        }
+        let found: Rc<[&'a str]> = self
+            .objects
+            .iter()
+            .filter(|(_, have)| self.types.fits(have, types))
+            .map(|(name, _)| *name)
+            .collect();
+        self.objects_of.borrow_mut().insert(types.to_vec(), found.clone());
+        found
+    }
+
+    /// The derived facts of the state `facts`: each stratum's rules applied
+    /// to a fixed point, lowest stratum first, negation as failure. A rule
+    /// body binds its variables by matching its atoms against the facts
+    /// (a join), not by trying every object for every variable.
+    fn derive(&self, facts: &Facts) -> Result<Facts, InvalidPlan> {
+        let mut derived = Facts::new();
+        for stratum in &self.strata {
+            let mut changed = true;
+            while changed {
+                changed = false;
+                let mut new = Vec::new();
+                let state = State::indexed(facts, &derived);
+                for rule in stratum {
+                    let mut binding = Binding::new(0, &rule.predicate);
+                    let mut declared: Vec<&TypedName> = rule.params.iter().collect();
+                    self.satisfy(&state, &rule.body, &mut binding, &mut declared, &mut |binding, _| {
+                        let unbound: Vec<&TypedName> = rule
+                            .params
+                            .iter()
+                            .filter(|p| binding.value(&p.name).is_none())
+                            .collect();
+                        self.for_each_binding(&unbound, binding, &mut |binding| {
+                            let head = GroundAtom {
+                                predicate: rule.predicate.clone(),
+                                args: rule
+                                    .params
+                                    .iter()
+                                    .map(|p| binding.value(&p.name).unwrap_or_default().to_string())
+                                    .collect(),
+                            };
+                            if !derived.contains(&head) {
+                                new.push(head);
+                            }
+                            Ok(())
+                        })
+                    })?;
+                }
+                for atom in new {
+                    changed |= derived.insert(atom);
+                }
+            }
+        }
+        Ok(derived)
+    }
+
+    /// Calls `f` for every extension of `binding` under which `condition`
+    /// holds in `state` (perhaps more than once for one extension).
+    /// Variables of `declared` that are not bound yet get their objects from
+    /// the facts a positive atom matches; where that is not possible (under
+    /// `not`, `forall`, `imply`, `=`), from their type.
+    fn satisfy(
+        &self,
+        state: &State<'_>,
+        condition: &'a Condition,
+        binding: &mut Binding<'a>,
+        declared: &mut Vec<&'a TypedName>,
+        f: &mut Solution<'a, '_>,
+    ) -> Result<(), InvalidPlan> {
+        match condition {
+            Condition::Atom(atom) if atom.predicate != "=" => self.match_atom(state, atom, binding, declared, f),
+            Condition::And(parts) => self.satisfy_all(state, parts, binding, declared, f),
+            Condition::Or(parts) => {
+                for p in parts {
+                    self.satisfy(state, p, binding, declared, f)?;
+                }
+                Ok(())
+            }
+            // A quantified variable that reuses a name in scope would be
+            // confused with it once bound: such an `exists` is only tested.
+            Condition::Exists(vars, body) if !vars.iter().any(|v| declared.iter().any(|d| d.name == v.name)) => {
+                let depth = declared.len();
+                declared.extend(vars);
+                let result = self.satisfy(state, body, binding, declared, f);
+                declared.truncate(depth);
+                result
+            }
+            _ => {
+                let unbound: Vec<&TypedName> = condition
+                    .free_variables()
+                    .iter()
+                    .filter(|v| binding.value(v).is_none())
+                    .filter_map(|v| declared.iter().rev().find(|d| &d.name == v).copied())
+                    .collect();
+                self.for_each_binding(&unbound, binding, &mut |binding| {
+                    if self.holds(state, condition, binding)? {
+                        f(binding, declared)?;
+                    }
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    fn satisfy_all(
+        &self,
+        state: &State<'_>,
+        parts: &'a [Condition],
+        binding: &mut Binding<'a>,
+        declared: &mut Vec<&'a TypedName>,
+        f: &mut Solution<'a, '_>,
+    ) -> Result<(), InvalidPlan> {
+        let Some((first, rest)) = parts.split_first() else {
+            return f(binding, declared);
+        };
+        self.satisfy(state, first, binding, declared, &mut |binding, declared| {
+            self.satisfy_all(state, rest, binding, declared, f)
+        })
+    }
+
+    /// [`Self::satisfy`] for a positive atom: every fact of its predicate
+    /// that agrees with the bound arguments binds the others.
+    fn match_atom(
+        &self,
+        state: &State<'_>,
+        atom: &'a Atom,
+        binding: &mut Binding<'a>,
+        declared: &mut Vec<&'a TypedName>,
+        f: &mut Solution<'a, '_>,
+    ) -> Result<(), InvalidPlan> {
+        let Some(candidates) = state.by_predicate.get(atom.predicate.as_str()) else {
+            return Ok(());
+        };
+        for fact in candidates {
+            if fact.args.len() != atom.args.len() {
+                continue;
+            }
+            let depth = binding.values.len();
+            let mut agrees = true;
+            for (term, object) in atom.args.iter().zip(&fact.args) {
+                agrees = match term {
+                    Term::Constant(c) => c == object,
+                    Term::Variable(v) => match binding.value(v) {
+                        Some(bound) => bound == object,
+                        None => {
+                            // The world's own name, which lives as long as the domain.
+                            let known = self.object_types.get_key_value(object.as_str());
+                            let var = declared.iter().rev().find(|d| &d.name == v);
+                            match (known, var) {
+                                (Some((name, types)), Some(var)) if self.types.fits(types, &var.types) => {
+                                    binding.values.push((&var.name, name));
+                                    true
+                                }
+                                _ => false,
+                            }
+                        }
+                    },
+                };
+                if !agrees {
+                    break;
+                }
+            }
+            let result = if agrees { f(binding, declared) } else { Ok(()) };
+            binding.values.truncate(depth);
+            result?;
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with `binding` extended by every assignment of objects of
+    /// fitting types to `vars`.
+    fn for_each_binding(
+        &self,
+        vars: &[&'a TypedName],
+        binding: &mut Binding<'a>,
+        f: &mut dyn FnMut(&mut Binding<'a>) -> Result<(), InvalidPlan>,
+    ) -> Result<(), InvalidPlan> {
+        let Some((first, rest)) = vars.split_first() else {
+            return f(binding);
+        };
+        for object in self.objects_of(&first.types).iter() {
+            binding.values.push((&first.name, object));
+            let result = self.for_each_binding(rest, binding, f);
+            binding.values.pop();
+            result?;
+        }
+        Ok(())
+    }
+
+    /// Whether the condition holds in `state` under `binding`.
+    fn holds(
+        &self,
+        state: &State<'_>,
+        condition: &'a Condition,
+        binding: &mut Binding<'a>,
+    ) -> Result<bool, InvalidPlan> {
+        Ok(match condition {
+            Condition::Atom(a) => state.contains(&binding.atom(a)?, &self.derived),
+            Condition::Not(c) => !self.holds(state, c, binding)?,
+            Condition::And(parts) => {
+                for p in parts {
+                    if !self.holds(state, p, binding)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Condition::Or(parts) => {
+                for p in parts {
+                    if self.holds(state, p, binding)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Condition::Imply(a, b) => !self.holds(state, a, binding)? || self.holds(state, b, binding)?,
+            Condition::Exists(vars, body) => self.some_binding(vars, binding, &mut |b| self.holds(state, body, b))?,
+            Condition::Forall(vars, body) => {
+                !self.some_binding(vars, binding, &mut |b| Ok(!self.holds(state, body, b)?))?
+            }
+        })
+    }
+
+    /// Whether `test` is true for some assignment of objects to `vars`.
+    fn some_binding(
+        &self,
+        vars: &'a [TypedName],
+        binding: &mut Binding<'a>,
+        test: &mut dyn FnMut(&mut Binding<'a>) -> Result<bool, InvalidPlan>,
+    ) -> Result<bool, InvalidPlan> {
+        let Some((first, rest)) = vars.split_first() else {
+            return test(binding);
+        };
+        for object in self.objects_of(&first.types).iter() {
+            binding.values.push((&first.name, object));
+            let found = self.some_binding(rest, binding, test);
+            binding.values.pop();
+            if found? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// `None` if the condition holds, else the part of it that fails, as
+    /// PDDL text with the bound variables replaced by their objects: the
+    /// failing conjunct of an `and`, the first counterexample of a `forall`,
+    /// the whole of any other formula.
+    fn failure(
+        &self,
+        state: &State<'_>,
+        condition: &'a Condition,
+        binding: &mut Binding<'a>,
+    ) -> Result<Option<String>, InvalidPlan> {
+        match condition {
+            Condition::And(parts) => {
+                for p in parts {
+                    if let Some(why) = self.failure(state, p, binding)? {
+                        return Ok(Some(why));
+                    }
+                }
+                Ok(None)
+            }
+            Condition::Forall(vars, body) => {
+                let mut why = None;
+                let mut counterexample = String::new();
+                self.some_binding(vars, binding, &mut |b| {
+                    why = self.failure(state, body, b)?;
+                    if why.is_some() {
+                        counterexample = vars
+                            .iter()
+                            .map(|v| format!("{} = {}", v.name, b.value(&v.name).unwrap_or_default()))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                    }
+                    Ok(why.is_some())
+                })?;
+                Ok(why.map(|why| format!("{} (for {counterexample}: {why})", binding.substitute(condition))))
+            }
+            _ if self.holds(state, condition, binding)? => Ok(None),
+            _ => Ok(Some(binding.substitute(condition))),
+        }
+    }
+
+    /// The atoms `effect` adds and deletes in `state` (the state before the
+    /// action) under `binding`.
+    fn effects(
+        &self,
+        state: &State<'_>,
+        effect: &'a Effect,
+        binding: &mut Binding<'a>,
+        add: &mut Vec<GroundAtom>,
+        del: &mut Vec<GroundAtom>,
+    ) -> Result<(), InvalidPlan> {
+        match effect {
+            Effect::Add(a) => add.push(binding.atom(a)?),
+            Effect::Delete(a) => del.push(binding.atom(a)?),
+            Effect::And(parts) => {
+                for p in parts {
+                    self.effects(state, p, binding, add, del)?;
+                }
+            }
+            Effect::When(condition, inner) => {
+                if self.holds(state, condition, binding)? {
+                    self.effects(state, inner, binding, add, del)?;
+                }
+            }
+            Effect::Forall(vars, inner) => {
+                let vars: Vec<&TypedName> = vars.iter().collect();
+                self.for_each_binding(&vars, binding, &mut |b| self.effects(state, inner, b, add, del))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What [`World::satisfy`] calls for each binding it finds, with the
+/// variables declared at that point.
+type Solution<'a, 'f> = dyn FnMut(&mut Binding<'a>, &mut Vec<&'a TypedName>) -> Result<(), InvalidPlan> + 'f;
+
+/// A state with its derived facts.
+struct State<'s> {
+    facts: &'s Facts,
+    derived: &'s Facts,
+    /// Facts and derived facts by predicate, for matching atoms whose
+    /// variables are not bound yet; empty where nothing is matched.
+    by_predicate: HashMap<&'s str, Vec<&'s GroundAtom>>,
+}
+
+impl<'s> State<'s> {
+    fn new(facts: &'s Facts, derived: &'s Facts) -> Self {
+        State {
+            facts,
+            derived,
+            by_predicate: HashMap::new(),
+        }
+    }
+
+    fn indexed(facts: &'s Facts, derived: &'s Facts) -> Self {
+        let mut by_predicate: HashMap<&str, Vec<&GroundAtom>> = HashMap::new();
+        for atom in facts.iter().chain(derived) {
+            by_predicate.entry(atom.predicate.as_str()).or_default().push(atom);
+        }
+        State {
+            facts,
+            derived,
+            by_predicate,
+        }
+    }
+
+    /// Whether a ground atom holds; `=` is object identity.
+    fn contains(&self, atom: &GroundAtom, derived: &HashSet<&str>) -> bool {
+        match (atom.predicate.as_str(), atom.args.as_slice()) {
+            ("=", [a, b]) => a == b,
+            (p, _) if derived.contains(p) => self.derived.contains(atom),
+            _ => self.facts.contains(atom),
         }
     }
 }
 
-/// Parameter bindings of one step, with the step for error messages.
+/// The objects bound to the variables in scope (parameters, then
+/// quantified variables, innermost last), with the step for error messages.
 struct Binding<'a> {
     step: usize,
     action: &'a str,
-    values: HashMap<&'a str, &'a str>,
+    values: Vec<(&'a str, &'a str)>,
 }
 
 impl<'a> Binding<'a> {
+    fn new(step: usize, action: &'a str) -> Self {
+        Binding {
+            step,
+            action,
+            values: Vec::new(),
+        }
+    }
+
+    fn value(&self, variable: &str) -> Option<&'a str> {
+        self.values.iter().rev().find(|(v, _)| *v == variable).map(|(_, o)| *o)
+    }
+
     fn term(&self, term: &'a Term) -> Result<&'a str, InvalidPlan> {
         match term {
             Term::Constant(c) => Ok(c),
-            Term::Variable(v) => self
-                .values
-                .get(v.as_str())
-                .copied()
-                .ok_or_else(|| InvalidPlan::UnboundVariable {
-                    step: self.step,
-                    action: self.action.to_string(),
-                    variable: v.clone(),
-                }),
+            Term::Variable(v) => self.value(v).ok_or_else(|| InvalidPlan::UnboundVariable {
+                step: self.step,
+                action: self.action.to_string(),
+                variable: v.clone(),
+            }),
         }
     }
 
@@ -357,27 +761,63 @@ impl<'a> Binding<'a> {
             args: self.terms(&atom.args)?,
         })
     }
+
+    /// `condition` as text with its bound free variables replaced by their
+    /// objects (variables bound inside it stay).
+    fn substitute(&self, condition: &Condition) -> String {
+        substitute(condition, &mut |v| self.value(v)).to_string()
+    }
 }
 
-/// Whether a ground literal holds in `state`; `=` is object identity.
-fn holds(state: &HashSet<GroundAtom>, positive: bool, atom: &GroundAtom) -> bool {
-    let true_now = match (atom.predicate.as_str(), atom.args.as_slice()) {
-        ("=", [a, b]) => a == b,
-        _ => state.contains(atom),
-    };
-    true_now == positive
+/// `condition` with every free variable that `value` knows replaced.
+fn substitute<'v>(condition: &Condition, value: &mut dyn FnMut(&str) -> Option<&'v str>) -> Condition {
+    let inner = |c: &Condition, value: &mut dyn FnMut(&str) -> Option<&'v str>| Box::new(substitute(c, value));
+    match condition {
+        Condition::Atom(a) => Condition::Atom(Atom {
+            predicate: a.predicate.clone(),
+            args: a
+                .args
+                .iter()
+                .map(|t| match t {
+                    Term::Variable(v) => value(v).map_or_else(|| t.clone(), |o| Term::Constant(o.to_string())),
+                    Term::Constant(_) => t.clone(),
+                })
+                .collect(),
+            location: a.location,
+        }),
+        Condition::Not(c) => Condition::Not(inner(c, value)),
+        Condition::And(parts) => Condition::And(parts.iter().map(|p| substitute(p, value)).collect()),
+        Condition::Or(parts) => Condition::Or(parts.iter().map(|p| substitute(p, value)).collect()),
+        Condition::Imply(a, b) => Condition::Imply(inner(a, value), inner(b, value)),
+        Condition::Exists(vars, c) | Condition::Forall(vars, c) => {
+            // The quantified variables shadow any binding of the same name.
+            let mut shadowed = |v: &str| {
+                if vars.iter().any(|q| q.name == v) {
+                    None
+                } else {
+                    value(v)
+                }
+            };
+            let body = Box::new(substitute(c, &mut shadowed));
+            if matches!(condition, Condition::Exists(..)) {
+                Condition::Exists(vars.clone(), body)
+            } else {
+                Condition::Forall(vars.clone(), body)
+            }
+        }
+    }
 }
 
 /// Replays `plan` from the initial state of `problem`.
 pub fn validate(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Validation, InvalidPlan> {
     let world = World::new(domain, problem);
-    let mut state: HashSet<GroundAtom> = problem.init.iter().cloned().collect();
+    let mut state: Facts = problem.init.iter().cloned().collect();
     let mut cost: u64 = 0;
     for (index, step) in plan.steps.iter().enumerate() {
         let step_cost = apply_step(&world, &mut state, step, index + 1)?;
         cost = cost.saturating_add(step_cost);
     }
-    check_goal(problem, &state)?;
+    check_goal(&world, problem, &state)?;
     Ok(Validation {
         length: plan.steps.len(),
         cost,
@@ -387,7 +827,8 @@ pub fn validate(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Valid
 /// The states a plan passes through, replayed as [`validate`] does.
 #[derive(Clone, Debug)]
 pub struct Replay {
-    /// The initial state, then the state after each step that applied.
+    /// The initial state, then the state after each step that applied
+    /// (without derived facts).
     pub states: Vec<HashSet<GroundAtom>>,
     /// The first step that does not apply, or the goal that does not hold
     /// at the end; `None` for a valid plan.
@@ -398,7 +839,7 @@ pub struct Replay {
 /// step that does not apply.
 pub fn replay(domain: &Domain, problem: &Problem, plan: &Plan) -> Replay {
     let world = World::new(domain, problem);
-    let mut state: HashSet<GroundAtom> = problem.init.iter().cloned().collect();
+    let mut state: Facts = problem.init.iter().cloned().collect();
     let mut states = vec![state.clone()];
     for (index, step) in plan.steps.iter().enumerate() {
         if let Err(e) = apply_step(&world, &mut state, step, index + 1) {
@@ -406,30 +847,27 @@ pub fn replay(domain: &Domain, problem: &Problem, plan: &Plan) -> Replay {
         }
         states.push(state.clone());
     }
-    let error = check_goal(problem, &state).err();
+    let error = check_goal(&world, problem, &state).err();
     Replay { states, error }
 }
 
-/// Applies step `number` (from 1) to `state` and returns its cost.
-fn apply_step<'a>(
-    world: &World<'a>,
-    state: &mut HashSet<GroundAtom>,
-    step: &'a PlanStep,
-    number: usize,
-) -> Result<u64, InvalidPlan> {
+/// Applies step `number` (from 1) to `state` and returns its cost. Every
+/// effect condition is read in the state before the step; then all deletes
+/// happen, then all adds.
+fn apply_step<'a>(world: &World<'a>, state: &mut Facts, step: &'a PlanStep, number: usize) -> Result<u64, InvalidPlan> {
     let action = bind_step(world, step, number)?;
-    let binding = bind_params(world, action, step, number)?;
-    check_precondition(state, &action.precondition, &binding)?;
-    let del = action
-        .del
-        .iter()
-        .map(|a| binding.atom(a))
-        .collect::<Result<Vec<_>, _>>()?;
-    let add = action
-        .add
-        .iter()
-        .map(|a| binding.atom(a))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut binding = bind_params(world, action, step, number)?;
+    let derived = world.derive(state)?;
+    let before = State::new(state, &derived);
+    if let Some(condition) = world.failure(&before, &action.precondition, &mut binding)? {
+        return Err(InvalidPlan::Precondition {
+            step: number,
+            action: action.name.clone(),
+            condition,
+        });
+    }
+    let (mut add, mut del) = (Vec::new(), Vec::new());
+    world.effects(&before, &action.effect, &mut binding, &mut add, &mut del)?;
     let step_cost = if world.action_costs {
         action_cost(world, action, &binding)?
     } else {
@@ -442,15 +880,13 @@ fn apply_step<'a>(
     Ok(step_cost)
 }
 
-fn check_goal(problem: &Problem, state: &HashSet<GroundAtom>) -> Result<(), InvalidPlan> {
-    for goal in &problem.goal {
-        if !holds(state, goal.positive, &goal.atom) {
-            return Err(InvalidPlan::Goal {
-                condition: format_condition(goal.positive, &goal.atom.predicate, &goal.atom.args),
-            });
-        }
+fn check_goal<'a>(world: &World<'a>, problem: &'a Problem, state: &Facts) -> Result<(), InvalidPlan> {
+    let derived = world.derive(state)?;
+    let state = State::new(state, &derived);
+    match world.failure(&state, &problem.goal, &mut Binding::new(0, ""))? {
+        Some(condition) => Err(InvalidPlan::Goal { condition }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Finds the step's action and checks the number of arguments.
@@ -481,10 +917,10 @@ fn bind_params<'a>(
     step: &'a PlanStep,
     number: usize,
 ) -> Result<Binding<'a>, InvalidPlan> {
-    let mut values = HashMap::new();
+    let mut binding = Binding::new(number, &action.name);
     for (param, arg) in action.params.iter().zip(&step.args) {
         let object_types = world
-            .objects
+            .object_types
             .get(arg.as_str())
             .ok_or_else(|| InvalidPlan::UnknownObject {
                 step: number,
@@ -501,31 +937,9 @@ fn bind_params<'a>(
                 expected: format_types(&param.types),
             });
         }
-        values.insert(param.name.as_str(), arg.as_str());
+        binding.values.push((param.name.as_str(), arg.as_str()));
     }
-    Ok(Binding {
-        step: number,
-        action: &action.name,
-        values,
-    })
-}
-
-fn check_precondition<'a>(
-    state: &HashSet<GroundAtom>,
-    precondition: &'a [Literal],
-    binding: &Binding<'a>,
-) -> Result<(), InvalidPlan> {
-    for literal in precondition {
-        let atom = binding.atom(&literal.atom)?;
-        if !holds(state, literal.positive, &atom) {
-            return Err(InvalidPlan::Precondition {
-                step: binding.step,
-                action: binding.action.to_string(),
-                condition: format_condition(literal.positive, &atom.predicate, &atom.args),
-            });
-        }
-    }
-    Ok(())
+    Ok(binding)
 }
 
 /// The sum of the action's `increase (total-cost)` amounts; 0 if it has none.
@@ -542,7 +956,7 @@ fn action_cost<'a>(world: &World<'a>, action: &'a Action, binding: &Binding<'a>)
                     .ok_or_else(|| InvalidPlan::UndefinedCost {
                         step: binding.step,
                         action: action.name.clone(),
-                        term: format_condition(true, name, &args),
+                        term: format_term(name, &args),
                     })?
             }
         };
@@ -561,7 +975,7 @@ fn action_cost<'a>(world: &World<'a>, action: &'a Action, binding: &Binding<'a>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pddl::{GroundLiteral, NumericFact, TypeDecl, TypedName};
+    use crate::pddl::{Literal, NumericFact, TypeDecl, TypedName};
 
     const NOWHERE: Location = Location { line: 0, col: 0 };
 
@@ -614,25 +1028,17 @@ mod tests {
         }
     }
 
-    fn goal(text: &str) -> GroundLiteral {
-        let (positive, text) = match text.strip_prefix('!') {
-            Some(rest) => (false, rest),
-            None => (true, text),
-        };
-        GroundLiteral {
-            positive,
-            atom: ground(text),
-            location: NOWHERE,
-        }
+    /// A conjunction of literals as in [`literal`], over objects.
+    fn goals(texts: &[&str]) -> Condition {
+        Condition::conjunction(texts.iter().map(|t| literal(t)))
     }
 
     fn action(name: &str, params: &[(&str, &[&str])], pre: &[&str], add: &[&str], del: &[&str]) -> Action {
         Action {
             name: name.to_string(),
             params: params.iter().map(|(n, t)| typed(n, t)).collect(),
-            precondition: pre.iter().map(|l| literal(l)).collect(),
-            add: add.iter().map(|a| atom(a)).collect(),
-            del: del.iter().map(|a| atom(a)).collect(),
+            precondition: Condition::conjunction(pre.iter().map(|l| literal(l))),
+            effect: Effect::strips(add.iter().map(|a| atom(a)), del.iter().map(|a| atom(a))),
             costs: Vec::new(),
             location: NOWHERE,
         }
@@ -653,6 +1059,7 @@ mod tests {
             predicates: Vec::new(),
             functions: Vec::new(),
             actions,
+            derived: Vec::new(),
         }
     }
 
@@ -663,7 +1070,7 @@ mod tests {
             objects,
             init: init.iter().map(|a| ground(a)).collect(),
             numeric_init: Vec::new(),
-            goal: goals.iter().map(|g| goal(g)).collect(),
+            goal: self::goals(goals),
             minimize_total_cost: false,
         }
     }
@@ -769,7 +1176,7 @@ mod tests {
     #[test]
     fn negative_goal_is_reported() {
         let (d, mut p) = blocks();
-        p.goal = vec![goal("!holding a")];
+        p.goal = goals(&["!holding a"]);
         assert_eq!(
             validate(&d, &p, &plan("(unstack a b)")),
             Err(InvalidPlan::Goal {
@@ -842,12 +1249,7 @@ mod tests {
     #[test]
     fn subtypes_and_either_types_are_accepted() {
         let (d, mut p) = blocks();
-        p.goal = vec![
-            goal("painted c"),
-            goal("inspected c"),
-            goal("inspected r2"),
-            goal("touched table"),
-        ];
+        p.goal = goals(&["painted c", "inspected c", "inspected r2", "touched table"]);
         let result = validate(&d, &p, &plan("(paint c) (inspect c) (inspect r2) (touch-table)"));
         assert_eq!(result, Ok(Validation { length: 4, cost: 4 }));
         // `either robot heavy` does not admit a plain block.
@@ -987,7 +1389,7 @@ mod tests {
     #[test]
     fn missing_cost_value_is_reported() {
         let (d, mut p) = roads();
-        p.goal = vec![goal("at x")];
+        p.goal = goals(&["at x"]);
         let result = validate(&d, &p, &plan("(drive x y)\n(drive y z)\n(drive z x)\n"));
         assert_eq!(
             result,

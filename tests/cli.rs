@@ -149,11 +149,15 @@ fn input_errors_exit_31_with_file_line_and_column() {
 fn unsupported_features_exit_34_and_are_named() {
     let out = corvus(&[
         "solve",
-        &data("tests/data/forall-domain.pddl"),
+        &data("tests/data/durative-domain.pddl"),
         &data("tests/data/switch-one.pddl"),
     ]);
     assert_eq!(code(&out), 34);
-    assert!(stderr(&out).contains("forall-domain.pddl:7:20") && stderr(&out).contains("`forall`"));
+    assert!(
+        stderr(&out).contains("durative-domain.pddl:5:3") && stderr(&out).contains("`:durative-action`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

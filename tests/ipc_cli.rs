@@ -168,7 +168,7 @@ fn the_exit_code_table_holds() {
         (vec![switch.clone(), data("no-such-problem.pddl")], 31),
         (
             vec![
-                data("tests/data/forall-domain.pddl"),
+                data("tests/data/durative-domain.pddl"),
                 data("tests/data/switch-one.pddl"),
             ],
             34,

@@ -960,7 +960,9 @@ mod tests {
     fn reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
         ground_reachable(domain, problem, &normalize::normalize(domain, problem))
     }
-    use crate::pddl::{Action, GroundLiteral, Location, NumericFact, TypeDecl};
+    use crate::pddl::{
+        Action, Atom, Condition, Effect, GroundAtom, Literal, Location, NumericFact, TypeDecl, TypedName,
+    };
 
     fn atom(text: &str) -> Atom {
         let mut words = text.split_whitespace();
@@ -1007,9 +1009,8 @@ mod tests {
         Action {
             name: name.to_string(),
             params: params.iter().map(|(n, t)| typed(n, t)).collect(),
-            precondition: pre,
-            add: add.iter().map(|a| atom(a)).collect(),
-            del: del.iter().map(|a| atom(a)).collect(),
+            precondition: Condition::conjunction(pre),
+            effect: Effect::strips(add.iter().map(|a| atom(a)), del.iter().map(|a| atom(a))),
             costs: Vec::new(),
             location: Location::default(),
         }
@@ -1030,6 +1031,7 @@ mod tests {
             predicates: Vec::new(),
             functions: Vec::new(),
             actions,
+            derived: Vec::new(),
         }
     }
 
@@ -1048,21 +1050,10 @@ mod tests {
             objects: objects.iter().map(|(n, t)| typed(n, t)).collect(),
             init: init.iter().map(|a| ground_atom(a)).collect(),
             numeric_init: Vec::new(),
-            goal: goal
-                .iter()
-                .map(|g| match g.strip_prefix("not ") {
-                    Some(rest) => GroundLiteral {
-                        positive: false,
-                        atom: ground_atom(rest),
-                        location: Location::default(),
-                    },
-                    None => GroundLiteral {
-                        positive: true,
-                        atom: ground_atom(g),
-                        location: Location::default(),
-                    },
-                })
-                .collect(),
+            goal: Condition::conjunction(goal.iter().map(|g| match g.strip_prefix("not ") {
+                Some(rest) => neg(rest),
+                None => pos(g),
+            })),
             minimize_total_cost: false,
         }
     }
@@ -1482,10 +1473,16 @@ mod tests {
     #[test]
     fn malformed_input_is_an_error_not_a_panic() {
         let (mut d, p) = roads();
-        d.actions[0].precondition.push(pos("road ?from ?nowhere"));
+        d.actions[0].precondition = Condition::And(vec![
+            d.actions[0].precondition.clone(),
+            Condition::Atom(atom("road ?from ?nowhere")),
+        ]);
         assert!(matches!(reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (mut d, p) = roads();
-        d.actions[0].precondition.push(pos("road ?from"));
+        d.actions[0].precondition = Condition::And(vec![
+            d.actions[0].precondition.clone(),
+            Condition::Atom(atom("road ?from")),
+        ]);
         assert!(matches!(reachable(&d, &p), Err(GroundError::Unsupported(_))));
         let (d, mut p) = roads();
         p.init.push(ground_atom("road a b c"));

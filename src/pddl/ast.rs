@@ -74,18 +74,59 @@ pub enum CostExpr {
     },
 }
 
+/// A condition: a precondition, a goal, the condition of a `when`, or the
+/// body of a derived predicate. Equality is the atom `(= t1 t2)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    Atom(Atom),
+    Not(Box<Condition>),
+    /// `(and)` and the empty condition `()` are the empty conjunction, true.
+    And(Vec<Condition>),
+    Or(Vec<Condition>),
+    Imply(Box<Condition>, Box<Condition>),
+    Exists(Vec<TypedName>, Box<Condition>),
+    Forall(Vec<TypedName>, Box<Condition>),
+}
+
+/// An action's effect, without its `increase (total-cost)` parts (those are
+/// [`Action::costs`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The atom becomes true.
+    Add(Atom),
+    /// `(not atom)`: the atom becomes false.
+    Delete(Atom),
+    And(Vec<Effect>),
+    /// `(when condition effect)`: the effect happens if the condition holds
+    /// in the state before the action.
+    When(Condition, Box<Effect>),
+    /// `(forall (vars) effect)`: the effect for every binding of the variables.
+    Forall(Vec<TypedName>, Box<Effect>),
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
     pub name: String,
     pub params: Vec<TypedName>,
-    /// A conjunction of literals; empty for `()` or a missing precondition.
-    pub precondition: Vec<Literal>,
-    pub add: Vec<Atom>,
-    pub del: Vec<Atom>,
+    /// `And([])` for `()` or a missing precondition.
+    pub precondition: Condition,
+    /// `And([])` for a missing effect.
+    pub effect: Effect,
     /// The `increase (total-cost)` effects; the action's cost is their sum.
     /// Empty means cost 1 under unit cost, 0 if the domain uses action costs
     /// (the convention of IPC action-cost domains).
     pub costs: Vec<CostExpr>,
+    pub location: Location,
+}
+
+/// A rule `(:derived (p ?x - t ...) condition)`: `p` holds for the objects
+/// for which the condition holds (the least fixed point over all rules of
+/// the domain, stratified by negation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerivedRule {
+    pub predicate: String,
+    pub params: Vec<TypedName>,
+    pub body: Condition,
     pub location: Location,
 }
 
@@ -99,6 +140,8 @@ pub struct Domain {
     pub predicates: Vec<PredicateDecl>,
     pub functions: Vec<FunctionDecl>,
     pub actions: Vec<Action>,
+    /// The `:derived` rules; their predicates are declared in `predicates`.
+    pub derived: Vec<DerivedRule>,
 }
 
 /// A variable-free atom, as in the initial state and goals of a problem.
@@ -106,13 +149,6 @@ pub struct Domain {
 pub struct GroundAtom {
     pub predicate: String,
     pub args: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroundLiteral {
-    pub positive: bool,
-    pub atom: GroundAtom,
-    pub location: Location,
 }
 
 /// `(= (f a b) 7)` in the initial state.
@@ -131,8 +167,8 @@ pub struct Problem {
     pub objects: Vec<TypedName>,
     pub init: Vec<GroundAtom>,
     pub numeric_init: Vec<NumericFact>,
-    /// A conjunction of ground literals.
-    pub goal: Vec<GroundLiteral>,
+    /// Its atoms' arguments are objects, constants or quantified variables.
+    pub goal: Condition,
     /// `(:metric minimize (total-cost))` was given.
     pub minimize_total_cost: bool,
 }
@@ -144,5 +180,153 @@ impl std::fmt::Display for GroundAtom {
             write!(f, " {a}")?;
         }
         write!(f, ")")
+    }
+}
+
+impl Condition {
+    /// The condition that always holds: the empty conjunction.
+    pub fn truth() -> Condition {
+        Condition::And(Vec::new())
+    }
+
+    /// `atom` or `(not atom)`.
+    pub fn literal(positive: bool, atom: Atom) -> Condition {
+        if positive {
+            Condition::Atom(atom)
+        } else {
+            Condition::Not(Box::new(Condition::Atom(atom)))
+        }
+    }
+
+    /// The conjunction of `literals`, as a STRIPS precondition reads.
+    pub fn conjunction(literals: impl IntoIterator<Item = Literal>) -> Condition {
+        Condition::And(
+            literals
+                .into_iter()
+                .map(|l| Condition::literal(l.positive, l.atom))
+                .collect(),
+        )
+    }
+}
+
+impl Condition {
+    /// The variables that occur in the condition outside any quantifier
+    /// that binds them, in the order they first occur.
+    pub fn free_variables(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.collect_free(&mut Vec::new(), &mut out);
+        out
+    }
+
+    fn collect_free<'c>(&'c self, bound: &mut Vec<&'c str>, out: &mut Vec<String>) {
+        match self {
+            Condition::Atom(a) => {
+                for t in &a.args {
+                    if let Term::Variable(v) = t
+                        && !bound.contains(&v.as_str())
+                        && !out.contains(v)
+                    {
+                        out.push(v.clone());
+                    }
+                }
+            }
+            Condition::Not(inner) => inner.collect_free(bound, out),
+            Condition::And(parts) | Condition::Or(parts) => {
+                for p in parts {
+                    p.collect_free(bound, out);
+                }
+            }
+            Condition::Imply(a, b) => {
+                a.collect_free(bound, out);
+                b.collect_free(bound, out);
+            }
+            Condition::Exists(vars, body) | Condition::Forall(vars, body) => {
+                let depth = bound.len();
+                bound.extend(vars.iter().map(|v| v.name.as_str()));
+                body.collect_free(bound, out);
+                bound.truncate(depth);
+            }
+        }
+    }
+}
+
+impl Effect {
+    /// The effect of a STRIPS action: the deletes, then the adds.
+    pub fn strips(add: impl IntoIterator<Item = Atom>, del: impl IntoIterator<Item = Atom>) -> Effect {
+        Effect::And(
+            del.into_iter()
+                .map(Effect::Delete)
+                .chain(add.into_iter().map(Effect::Add))
+                .collect(),
+        )
+    }
+}
+
+impl std::fmt::Display for Term {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Term::Variable(name) | Term::Constant(name) => write!(f, "{name}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Atom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}", self.predicate)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl std::fmt::Display for Literal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.positive {
+            write!(f, "{}", self.atom)
+        } else {
+            write!(f, "(not {})", self.atom)
+        }
+    }
+}
+
+/// `?x ?y - t ?z - (either a b)`, as in a quantifier or parameter list.
+pub struct TypedList<'a>(pub &'a [TypedName]);
+
+impl std::fmt::Display for TypedList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                write!(f, " ")?;
+            }
+            write!(f, "{} - ", v.name)?;
+            match v.types.as_slice() {
+                [one] => write!(f, "{one}")?,
+                many => write!(f, "(either {})", many.join(" "))?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// PDDL text, e.g. `(forall (?l - lamp) (off ?l))`.
+impl std::fmt::Display for Condition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |f: &mut std::fmt::Formatter<'_>, word: &str, parts: &[Condition]| {
+            write!(f, "({word}")?;
+            for p in parts {
+                write!(f, " {p}")?;
+            }
+            write!(f, ")")
+        };
+        match self {
+            Condition::Atom(a) => write!(f, "{a}"),
+            Condition::Not(c) => write!(f, "(not {c})"),
+            Condition::And(parts) => list(f, "and", parts),
+            Condition::Or(parts) => list(f, "or", parts),
+            Condition::Imply(a, b) => write!(f, "(imply {a} {b})"),
+            Condition::Exists(vars, c) => write!(f, "(exists ({}) {c})", TypedList(vars)),
+            Condition::Forall(vars, c) => write!(f, "(forall ({}) {c})", TypedList(vars)),
+        }
     }
 }

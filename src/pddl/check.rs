@@ -82,11 +82,12 @@ impl<'a> Checker<'a> {
         Ok(&decl.params)
     }
 
-    /// Lifted terms: variables must be parameters, names must be constants.
-    fn terms(&self, terms: &[Term], params: &[TypedName], constants: &[TypedName], location: Location) -> Res<()> {
+    /// Terms in the domain: variables must be in scope (parameters or
+    /// quantified), names must be constants.
+    fn terms(&self, terms: &[Term], scope: &[&TypedName], constants: &[TypedName], location: Location) -> Res<()> {
         for t in terms {
             match t {
-                Term::Variable(v) if !params.iter().any(|p| &p.name == v) => {
+                Term::Variable(v) if !scope.iter().any(|p| &p.name == v) => {
                     return Err(self.error(location, format!("undeclared variable `{v}`")));
                 }
                 Term::Constant(c) if !constants.iter().any(|k| &k.name == c) => {
@@ -98,25 +99,121 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    fn action(&self, action: &Action, constants: &[TypedName]) -> Res<()> {
-        self.declared_types(&action.params)?;
-        let atoms = action
-            .precondition
-            .iter()
-            .map(|l| &l.atom)
-            .chain(action.add.iter())
-            .chain(action.del.iter());
-        for atom in atoms {
-            self.predicate_params(&atom.predicate, atom.args.len(), atom.location)?;
-            self.terms(&atom.args, &action.params, constants, atom.location)?;
+    /// A condition's atoms: declared predicates with the right arity, over
+    /// terms that `terms` accepts in the scope the quantifiers open.
+    fn condition<'c>(
+        &self,
+        condition: &'c Condition,
+        scope: &mut Vec<&'c TypedName>,
+        terms: &dyn Fn(&Atom, &[&TypedName]) -> Res<()>,
+    ) -> Res<()> {
+        match condition {
+            Condition::Atom(atom) => {
+                self.predicate_params(&atom.predicate, atom.args.len(), atom.location)?;
+                terms(atom, scope)
+            }
+            Condition::Not(c) => self.condition(c, scope, terms),
+            Condition::And(parts) | Condition::Or(parts) => {
+                parts.iter().try_for_each(|c| self.condition(c, scope, terms))
+            }
+            Condition::Imply(a, b) => {
+                self.condition(a, scope, terms)?;
+                self.condition(b, scope, terms)
+            }
+            Condition::Exists(vars, c) | Condition::Forall(vars, c) => {
+                self.declared_types(vars)?;
+                let depth = scope.len();
+                scope.extend(vars);
+                let result = self.condition(c, scope, terms);
+                scope.truncate(depth);
+                result
+            }
         }
+    }
+
+    /// An effect's atoms and conditions; derived predicates are never
+    /// changed by an action.
+    fn effect<'c>(
+        &self,
+        effect: &'c Effect,
+        scope: &mut Vec<&'c TypedName>,
+        terms: &dyn Fn(&Atom, &[&TypedName]) -> Res<()>,
+        derived: &HashSet<&str>,
+    ) -> Res<()> {
+        match effect {
+            Effect::Add(atom) | Effect::Delete(atom) => {
+                if derived.contains(atom.predicate.as_str()) {
+                    return Err(self.error(
+                        atom.location,
+                        format!("derived predicate `{}` cannot be an effect", atom.predicate),
+                    ));
+                }
+                self.predicate_params(&atom.predicate, atom.args.len(), atom.location)?;
+                terms(atom, scope)
+            }
+            Effect::And(parts) => parts.iter().try_for_each(|e| self.effect(e, scope, terms, derived)),
+            Effect::When(condition, e) => {
+                self.condition(condition, scope, terms)?;
+                self.effect(e, scope, terms, derived)
+            }
+            Effect::Forall(vars, e) => {
+                self.declared_types(vars)?;
+                let depth = scope.len();
+                scope.extend(vars);
+                let result = self.effect(e, scope, terms, derived);
+                scope.truncate(depth);
+                result
+            }
+        }
+    }
+
+    fn action(&self, action: &Action, constants: &[TypedName], derived: &HashSet<&str>) -> Res<()> {
+        self.declared_types(&action.params)?;
+        let terms = |atom: &Atom, scope: &[&TypedName]| self.terms(&atom.args, scope, constants, atom.location);
+        let mut scope: Vec<&TypedName> = action.params.iter().collect();
+        self.condition(&action.precondition, &mut scope, &terms)?;
+        self.effect(&action.effect, &mut scope, &terms, derived)?;
         for cost in &action.costs {
             if let CostExpr::Function { name, args, location } = cost {
                 self.function_params(name, args.len(), *location)?;
-                self.terms(args, &action.params, constants, *location)?;
+                self.terms(args, &scope, constants, *location)?;
             }
         }
         Ok(())
+    }
+
+    /// A `:derived` rule: a declared predicate, its parameters as declared
+    /// in number, a body over them.
+    fn derived_rule(&self, rule: &DerivedRule, constants: &[TypedName]) -> Res<()> {
+        let decl = self.predicates.get(rule.predicate.as_str()).ok_or_else(|| {
+            self.error(
+                rule.location,
+                format!(
+                    "derived predicate `{}` is not declared in `:predicates`",
+                    rule.predicate
+                ),
+            )
+        })?;
+        if decl.params.len() != rule.params.len() {
+            return Err(self.error(
+                rule.location,
+                format!(
+                    "`{}` takes {} argument(s), found {}",
+                    rule.predicate,
+                    decl.params.len(),
+                    rule.params.len()
+                ),
+            ));
+        }
+        self.declared_types(&rule.params)?;
+        for (i, p) in rule.params.iter().enumerate() {
+            if rule.params[..i].iter().any(|q| q.name == p.name) {
+                return Err(self.error(p.location, format!("parameter `{}` is declared twice", p.name)));
+            }
+        }
+        let terms = |atom: &Atom, scope: &[&TypedName]| self.terms(&atom.args, scope, constants, atom.location);
+        let mut scope: Vec<&TypedName> = rule.params.iter().collect();
+        self.condition(&rule.body, &mut scope, &terms)
     }
 
     /// Ground arguments: declared objects whose types fit the parameters
@@ -130,22 +227,37 @@ impl<'a> Checker<'a> {
         location: Location,
     ) -> Res<()> {
         for (i, arg) in args.iter().enumerate() {
-            let types = objects
-                .get(arg.as_str())
-                .ok_or_else(|| self.error(location, format!("undeclared object `{arg}`")))?;
-            if let Some(param) = params.and_then(|ps| ps.get(i))
-                && !self.types.fits(types, &param.types)
-            {
-                return Err(self.error(
-                    location,
-                    format!(
-                        "object `{arg}` of type {} cannot be argument {} of `{what}`, which needs type {}",
-                        type_list(types),
-                        i + 1,
-                        type_list(&param.types)
-                    ),
-                ));
-            }
+            self.object(what, i, arg, params.and_then(|ps| ps.get(i)), objects, location)?;
+        }
+        Ok(())
+    }
+
+    /// Argument `index` (from 0) of `what`: a declared object whose types
+    /// fit `param`.
+    fn object(
+        &self,
+        what: &str,
+        index: usize,
+        arg: &str,
+        param: Option<&TypedName>,
+        objects: &HashMap<&str, Vec<String>>,
+        location: Location,
+    ) -> Res<()> {
+        let types = objects
+            .get(arg)
+            .ok_or_else(|| self.error(location, format!("undeclared object `{arg}`")))?;
+        if let Some(param) = param
+            && !self.types.fits(types, &param.types)
+        {
+            return Err(self.error(
+                location,
+                format!(
+                    "object `{arg}` of type {} cannot be argument {} of `{what}`, which needs type {}",
+                    type_list(types),
+                    index + 1,
+                    type_list(&param.types)
+                ),
+            ));
         }
         Ok(())
     }
@@ -168,12 +280,30 @@ pub(crate) fn domain(domain: &Domain, type_locations: &[Location], file: &str) -
     for f in &domain.functions {
         c.declared_types(&f.params)?;
     }
+    let derived: HashSet<&str> = domain.derived.iter().map(|r| r.predicate.as_str()).collect();
+    for rule in &domain.derived {
+        c.derived_rule(rule, &domain.constants)?;
+    }
+    if let Err(cycle) = super::strata(&domain.derived) {
+        let location = domain
+            .derived
+            .iter()
+            .find(|r| cycle.contains(&r.predicate))
+            .map_or_else(Location::default, |r| r.location);
+        return Err(c.error(
+            location,
+            format!(
+                "derived predicates depend on themselves through negation: {} (no stratification)",
+                cycle.join(", ")
+            ),
+        ));
+    }
     let mut action_names = HashSet::new();
     for a in &domain.actions {
         if !action_names.insert(a.name.as_str()) {
             return Err(c.error(a.location, format!("action `{}` is declared twice", a.name)));
         }
-        c.action(a, &domain.constants)?;
+        c.action(a, &domain.constants, &derived)?;
     }
     Ok(())
 }
@@ -195,10 +325,17 @@ pub(crate) fn problem(domain: &Domain, problem: &Problem, init_locations: Option
             }
         }
     }
+    let derived: HashSet<&str> = domain.derived.iter().map(|r| r.predicate.as_str()).collect();
     for (i, atom) in problem.init.iter().enumerate() {
         let location = init_locations.and_then(|ls| ls.get(i)).copied().unwrap_or_default();
         if atom.predicate == "=" {
             return Err(c.error(location, "`=` cannot be an initial fact".to_string()));
+        }
+        if derived.contains(atom.predicate.as_str()) {
+            return Err(c.error(
+                location,
+                format!("derived predicate `{}` cannot be an initial fact", atom.predicate),
+            ));
         }
         let params = c.predicate_params(&atom.predicate, atom.args.len(), location)?;
         c.objects(&atom.predicate, &atom.args, params, &objects, location)?;
@@ -207,12 +344,24 @@ pub(crate) fn problem(domain: &Domain, problem: &Problem, init_locations: Option
         let params = c.function_params(&fact.function, fact.args.len(), fact.location)?;
         c.objects(&fact.function, &fact.args, Some(params), &objects, fact.location)?;
     }
-    for lit in &problem.goal {
-        let atom = &lit.atom;
-        let params = c.predicate_params(&atom.predicate, atom.args.len(), lit.location)?;
-        c.objects(&atom.predicate, &atom.args, params, &objects, lit.location)?;
-    }
-    Ok(())
+    // Goal atoms: variables bound by quantifiers, objects of fitting types.
+    let terms = |atom: &Atom, scope: &[&TypedName]| -> Res<()> {
+        let params = c.predicate_params(&atom.predicate, atom.args.len(), atom.location)?;
+        for (i, t) in atom.args.iter().enumerate() {
+            match t {
+                Term::Variable(v) if !scope.iter().any(|p| &p.name == v) => {
+                    return Err(c.error(atom.location, format!("undeclared variable `{v}` in the goal")));
+                }
+                Term::Variable(_) => {}
+                Term::Constant(o) => {
+                    let param = params.and_then(|ps| ps.get(i));
+                    c.object(&atom.predicate, i, o, param, &objects, atom.location)?;
+                }
+            }
+        }
+        Ok(())
+    };
+    c.condition(&problem.goal, &mut Vec::new(), &terms)
 }
 
 /// Things worth telling the user that do not stop planning.

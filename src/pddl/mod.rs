@@ -4,10 +4,12 @@
 pub mod ast;
 mod check;
 mod parse;
+mod strata;
 mod types;
 
 pub use ast::*;
 pub use check::warnings;
+pub use strata::strata;
 pub use types::TypeHierarchy;
 
 use std::path::Path;

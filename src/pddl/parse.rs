@@ -2,7 +2,7 @@
 //! of tokens ([`Sexp`]), then the readers below give those lists their PDDL
 //! meaning. Keeping the grammar this small means that a construct corvus does
 //! not support is still well-formed input here, so it is reported by name
-//! (`forall`, `:durative-action`, ...) rather than as a syntax error.
+//! (`:durative-action`, `assign`, ...) rather than as a syntax error.
 
 use super::ast::*;
 use super::{ErrorKind, PddlError};
@@ -485,9 +485,8 @@ impl Reader<'_> {
         let mut action = Action {
             name: self.name(name_item, "the action's name")?.to_string(),
             params: Vec::new(),
-            precondition: Vec::new(),
-            add: Vec::new(),
-            del: Vec::new(),
+            precondition: Condition::truth(),
+            effect: Effect::And(Vec::new()),
             costs: Vec::new(),
             location: s.location,
         };
@@ -507,8 +506,12 @@ impl Reader<'_> {
                 .ok_or_else(|| self.syntax(key.location, format!("expected a value after `:{keyword}`")))?;
             match keyword {
                 "parameters" => action.params = self.typed_list(self.list(value, "the parameter list")?, true)?,
-                "precondition" => self.condition(value, &mut action.precondition)?,
-                "effect" => self.effect(value, &mut action)?,
+                "precondition" => action.precondition = self.condition(value)?,
+                "effect" => {
+                    let mut parts = Vec::new();
+                    self.effect(value, &mut parts, Some(&mut action.costs))?;
+                    action.effect = Effect::And(parts);
+                }
                 "vars" => return Err(self.unsupported(key.location, ":vars", "PDDL 1 action variables")),
                 _ => {
                     return Err(self.syntax(
@@ -522,23 +525,33 @@ impl Reader<'_> {
         Ok(action)
     }
 
-    /// The constructs that make a formula something other than a conjunction
-    /// of literals; `None` for words that may be predicate names.
+    /// `(:derived (p ?x - t ...) condition)`.
+    fn derived(&self, s: &Sexp, items: &[Sexp]) -> Res<DerivedRule> {
+        let [head, body] = items else {
+            return Err(self.syntax(s.location, "expected `(:derived (PREDICATE ?x ...) CONDITION)`"));
+        };
+        let decl = self.predicate_decl(head)?;
+        Ok(DerivedRule {
+            predicate: decl.name,
+            params: decl.params,
+            body: self.condition(body)?,
+            location: s.location,
+        })
+    }
+
+    /// The constructs of full PDDL that corvus does not read in a condition
+    /// (`effect` false) or an effect; `None` for words that may be
+    /// predicate names.
     fn unsupported_formula(&self, s: &Sexp, effect: bool) -> Option<PddlError> {
         let word = s.head_word()?;
         let what = match word {
-            "or" => "disjunctive conditions",
-            "imply" => "implications",
-            "forall" if effect => "universal effects",
-            "forall" => "quantified conditions",
-            "exists" => "quantified conditions",
-            "when" => "conditional effects",
             "preference" => "preferences",
             "<" | ">" | "<=" | ">=" => "numeric conditions",
             "increase" | "decrease" | "assign" | "scale-up" | "scale-down" if !effect => {
                 "numeric effects in a condition"
             }
             "decrease" | "assign" | "scale-up" | "scale-down" => "numeric fluents",
+            "when" if !effect => "conditional effects in a condition",
             "at" | "over" if matches!(s.as_list()?.get(1)?.token, Token::Name(ref n) if n == "start" || n == "end" || n == "all") => {
                 "temporal conditions"
             }
@@ -548,53 +561,45 @@ impl Reader<'_> {
         Some(self.unsupported(location, word, what))
     }
 
-    /// A precondition or goal: a literal, or an `and` of them (nested `and`s
-    /// are flattened), or `()`.
-    fn condition(&self, s: &Sexp, out: &mut Vec<Literal>) -> Res<()> {
+    /// A precondition, goal, effect condition or rule body: atoms and `=`,
+    /// `and`, `or`, `not`, `imply`, `exists` and `forall`; `()` is true.
+    fn condition(&self, s: &Sexp) -> Res<Condition> {
         let items = self.list(s, "a condition")?;
         if items.is_empty() {
-            return Ok(());
+            return Ok(Condition::truth());
         }
         if let Some(e) = self.unsupported_formula(s, false) {
             return Err(e);
         }
-        match s.head_word() {
-            Some("and") => {
-                for part in &items[1..] {
-                    self.condition(part, out)?;
-                }
-                Ok(())
+        let word = s.head_word();
+        match (word, items) {
+            (Some("and"), [_, parts @ ..]) => Ok(Condition::And(self.conditions(parts)?)),
+            (Some("or"), [_, parts @ ..]) => Ok(Condition::Or(self.conditions(parts)?)),
+            (Some("not"), [_, inner]) => Ok(Condition::Not(Box::new(self.condition(inner)?))),
+            (Some("not"), _) => Err(self.syntax(s.location, "expected exactly one formula inside `not`")),
+            (Some("imply"), [_, a, b]) => Ok(Condition::Imply(
+                Box::new(self.condition(a)?),
+                Box::new(self.condition(b)?),
+            )),
+            (Some("imply"), _) => Err(self.syntax(s.location, "expected two formulas inside `imply`")),
+            (Some(q @ ("exists" | "forall")), [_, vars, body]) => {
+                let vars = self.typed_list(self.list(vars, &format!("the variables of `{q}`"))?, true)?;
+                let body = Box::new(self.condition(body)?);
+                Ok(if q == "exists" {
+                    Condition::Exists(vars, body)
+                } else {
+                    Condition::Forall(vars, body)
+                })
             }
-            Some("not") => {
-                let inner = match items {
-                    [_, inner] => inner,
-                    _ => return Err(self.syntax(s.location, "expected exactly one formula inside `not`")),
-                };
-                if let Some(e) = self.unsupported_formula(inner, false) {
-                    return Err(e);
-                }
-                if matches!(inner.head_word(), Some("and" | "not")) {
-                    let word = inner.head_word().unwrap_or_default();
-                    return Err(self.unsupported(
-                        inner.location,
-                        &format!("not ({word} ...)"),
-                        "negated compound conditions",
-                    ));
-                }
-                out.push(Literal {
-                    positive: false,
-                    atom: self.atom(inner)?,
-                });
-                Ok(())
+            (Some(q @ ("exists" | "forall")), _) => {
+                Err(self.syntax(s.location, format!("expected `({q} (VARIABLES) FORMULA)`")))
             }
-            _ => {
-                out.push(Literal {
-                    positive: true,
-                    atom: self.atom(s)?,
-                });
-                Ok(())
-            }
+            _ => Ok(Condition::Atom(self.atom(s)?)),
         }
+    }
+
+    fn conditions(&self, items: &[Sexp]) -> Res<Vec<Condition>> {
+        items.iter().map(|c| self.condition(c)).collect()
     }
 
     /// `(p t1 ... tn)` or `(= t1 t2)` over variables and names.
@@ -642,9 +647,10 @@ impl Reader<'_> {
         })
     }
 
-    /// An effect: atoms, negated atoms, `(increase (total-cost) X)`, and
-    /// `and`s of them.
-    fn effect(&self, s: &Sexp, action: &mut Action) -> Res<()> {
+    /// An effect: atoms, negated atoms, `when`, `forall`, `and`s of them
+    /// (flattened into `out`) and `(increase (total-cost) X)` (into `costs`;
+    /// `None` inside `when` and `forall`, where costs are not supported).
+    fn effect(&self, s: &Sexp, out: &mut Vec<Effect>, mut costs: Option<&mut Vec<CostExpr>>) -> Res<()> {
         let items = self.list(s, "an effect")?;
         if items.is_empty() {
             return Ok(());
@@ -652,36 +658,63 @@ impl Reader<'_> {
         if let Some(e) = self.unsupported_formula(s, true) {
             return Err(e);
         }
-        match s.head_word() {
-            Some("and") => {
-                for part in &items[1..] {
-                    self.effect(part, action)?;
+        match (s.head_word(), items) {
+            (Some("and"), [_, parts @ ..]) => {
+                for part in parts {
+                    self.effect(part, out, costs.as_deref_mut())?;
                 }
             }
-            Some("not") => {
-                let inner = match items {
-                    [_, inner] => inner,
-                    _ => return Err(self.syntax(s.location, "expected exactly one atom inside `not`")),
-                };
+            (Some("not"), [_, inner]) => {
                 if let Some(e) = self.unsupported_formula(inner, true) {
                     return Err(e);
                 }
-                let atom = self.atom(inner)?;
-                if atom.predicate == "=" {
-                    return Err(self.syntax(inner.location, "`=` cannot be an effect"));
+                if let Some(word @ ("and" | "not" | "when" | "forall" | "increase")) = inner.head_word() {
+                    return Err(self.syntax(
+                        inner.location,
+                        format!("expected an atom inside `not` in an effect, found `({word} ...)`"),
+                    ));
                 }
-                action.del.push(atom);
+                out.push(Effect::Delete(self.effect_atom(inner)?));
             }
-            Some("increase") => action.costs.push(self.cost_increase(s, items)?),
-            _ => {
-                let atom = self.atom(s)?;
-                if atom.predicate == "=" {
-                    return Err(self.syntax(s.location, "`=` cannot be an effect"));
+            (Some("not"), _) => return Err(self.syntax(s.location, "expected exactly one atom inside `not`")),
+            (Some("when"), [_, condition, effect]) => {
+                let condition = self.condition(condition)?;
+                let mut parts = Vec::new();
+                self.effect(effect, &mut parts, None)?;
+                out.push(Effect::When(condition, Box::new(Effect::And(parts))));
+            }
+            (Some("when"), _) => return Err(self.syntax(s.location, "expected `(when CONDITION EFFECT)`")),
+            (Some("forall"), [_, vars, effect]) => {
+                let vars = self.typed_list(self.list(vars, "the variables of `forall`")?, true)?;
+                let mut parts = Vec::new();
+                self.effect(effect, &mut parts, None)?;
+                out.push(Effect::Forall(vars, Box::new(Effect::And(parts))));
+            }
+            (Some("forall"), _) => {
+                return Err(self.syntax(s.location, "expected `(forall (VARIABLES) EFFECT)`"));
+            }
+            (Some("increase"), _) => match costs {
+                Some(costs) => costs.push(self.cost_increase(s, items)?),
+                None => {
+                    return Err(self.unsupported(
+                        items[0].location,
+                        "increase",
+                        "action costs inside `when` or `forall`",
+                    ));
                 }
-                action.add.push(atom);
-            }
+            },
+            _ => out.push(Effect::Add(self.effect_atom(s)?)),
         }
         Ok(())
+    }
+
+    /// The atom of an add or delete effect; `=` is not one.
+    fn effect_atom(&self, s: &Sexp) -> Res<Atom> {
+        let atom = self.atom(s)?;
+        if atom.predicate == "=" {
+            return Err(self.syntax(s.location, "`=` cannot be an effect"));
+        }
+        Ok(atom)
     }
 
     /// `(increase (total-cost) 5)` or `(increase (total-cost) (f ?x ?y))`.
@@ -766,6 +799,7 @@ impl Reader<'_> {
             predicates: Vec::new(),
             functions: Vec::new(),
             actions: Vec::new(),
+            derived: Vec::new(),
         };
         let mut type_locations = Vec::new();
         for s in sections {
@@ -792,7 +826,7 @@ impl Reader<'_> {
                 }
                 "functions" => self.functions(items, &mut domain.functions)?,
                 "action" => domain.actions.push(self.action(s, items)?),
-                "derived" => return Err(self.unsupported(s.location, ":derived", "derived predicates")),
+                "derived" => domain.derived.push(self.derived(s, items)?),
                 "axiom" => return Err(self.unsupported(s.location, ":axiom", "derived predicates")),
                 "durative-action" => return Err(self.unsupported(s.location, ":durative-action", "temporal planning")),
                 "process" | "event" => {
@@ -804,7 +838,7 @@ impl Reader<'_> {
                 _ => {
                     return Err(self.syntax(
                         s.location,
-                        format!("expected a domain section (`:requirements`, `:types`, `:constants`, `:predicates`, `:functions` or `:action`), found `:{keyword}`"),
+                        format!("expected a domain section (`:requirements`, `:types`, `:constants`, `:predicates`, `:functions`, `:action` or `:derived`), found `:{keyword}`"),
                     ));
                 }
             }
@@ -820,7 +854,7 @@ impl Reader<'_> {
             objects: Vec::new(),
             init: Vec::new(),
             numeric_init: Vec::new(),
-            goal: Vec::new(),
+            goal: Condition::truth(),
             minimize_total_cost: false,
         };
         let mut init_locations = Vec::new();
@@ -852,11 +886,7 @@ impl Reader<'_> {
                         return Err(self.syntax(s.location, "expected exactly one formula in `(:goal ...)`"));
                     };
                     has_goal = true;
-                    let mut literals = Vec::new();
-                    self.condition(goal, &mut literals)?;
-                    for lit in literals {
-                        problem.goal.push(self.ground_literal(lit)?);
-                    }
+                    problem.goal = self.condition(goal)?;
                 }
                 "metric" => problem.minimize_total_cost = self.metric(s, items)?,
                 "length" => {} // an obsolete IPC-1 hint about plan length; it constrains nothing
@@ -876,30 +906,6 @@ impl Reader<'_> {
         }
         problem.objects = objects.into_values().collect();
         Ok((problem, init_locations))
-    }
-
-    fn ground_literal(&self, lit: Literal) -> Res<GroundLiteral> {
-        let mut args = Vec::new();
-        for t in lit.atom.args {
-            match t {
-                Term::Constant(c) => args.push(c),
-                Term::Variable(v) => {
-                    return Err(self.error(
-                        ErrorKind::Semantic,
-                        lit.atom.location,
-                        format!("variable `{v}` in the goal; goals must be ground"),
-                    ));
-                }
-            }
-        }
-        Ok(GroundLiteral {
-            positive: lit.positive,
-            atom: GroundAtom {
-                predicate: lit.atom.predicate,
-                args,
-            },
-            location: lit.atom.location,
-        })
     }
 
     fn init_fact(&self, s: &Sexp, problem: &mut Problem, locations: &mut Vec<Location>) -> Res<()> {

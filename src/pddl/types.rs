@@ -86,6 +86,7 @@ mod tests {
             predicates: Vec::new(),
             functions: Vec::new(),
             actions: Vec::new(),
+            derived: Vec::new(),
         }
     }
 

@@ -1,0 +1,6 @@
+(define (problem briefcase-p1)
+  (:domain briefcase)
+  (:objects home office - location dictionary paycheck - portable)
+  (:init (at-b home) (at dictionary home) (at paycheck home))
+  (:goal (and (at dictionary office) (at paycheck office) (at-b home)
+              (not (in dictionary)) (not (in paycheck)))))

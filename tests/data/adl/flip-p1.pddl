@@ -1,0 +1,5 @@
+(define (problem flip-p1)
+  (:domain flip)
+  (:objects a b - switch)
+  (:init (on a))
+  (:goal (and (not (on a)) (on b))))

@@ -1,0 +1,5 @@
+(define (problem lights-p1)
+  (:domain lights)
+  (:objects a b c - lamp r1 r2 - room)
+  (:init (in a r1) (wired a) (in b r1) (broken b) (in c r2) (spare c))
+  (:goal (forall (?l - lamp) (on ?l))))

@@ -1,0 +1,5 @@
+(define (problem network-p1)
+  (:domain network)
+  (:objects n1 n2 n3 n4 - node)
+  (:init (source n1) (link n3 n4))
+  (:goal (forall (?n - node) (not (isolated ?n)))))
