@@ -131,8 +131,14 @@ struct SolveArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Ctrl-C stops the search, which then reports what it has.
-    let _ = ctrlc::set_handler(|| corvus::search::interrupt_flag().store(true, Ordering::SeqCst));
+    // SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run at its next
+    // checkpoint, which then reports what it has; a second signal exits at once.
+    let _ = ctrlc::set_handler(|| {
+        if corvus::limits::interrupt_flag().swap(true, Ordering::SeqCst) {
+            std::process::exit(corvus::exit::INTERRUPTED);
+        }
+    });
+    corvus::limits::allow_exit(true);
     let code = match cli.command {
         Command::Solve(args) => {
             let options = args.options();

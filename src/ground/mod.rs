@@ -92,6 +92,8 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats),
 fn ground_reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
     let mut grounder = Grounder::new(domain, problem)?;
+    // A stop while grounding names the action schema at work and its size.
+    crate::limits::set_items(grounder.schemas.iter().map(|s| grounder.describe_size(s)).collect());
     grounder.reach();
     let static_facts = grounder.num_static_facts();
     let task = grounder.into_task(domain, problem)?;
@@ -331,9 +333,43 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// An upper bound on the ground operators of a schema, for the message
+    /// of a grounding that is stopped: the product of its parameters'
+    /// numbers of values, each at most the size of a unary static
+    /// precondition on it.
+    fn describe_size(&self, schema: &Schema) -> String {
+        let sets = self.types.sets();
+        let values: Vec<usize> = schema
+            .param_sets
+            .iter()
+            .enumerate()
+            .map(|(v, &set)| {
+                let unary_static = schema
+                    .pos_static
+                    .iter()
+                    .filter(|a| a.args.len() == 1 && matches!(a.args[0], Arg::Var(w) if w == v))
+                    .map(|a| self.relations[a.pred as usize].len());
+                unary_static.fold(sets[set].objects.len(), usize::min)
+            })
+            .collect();
+        let bound = values.iter().fold(1u128, |n, &k| n.saturating_mul(k as u128));
+        let factors: Vec<String> = values.iter().map(usize::to_string).collect();
+        format!(
+            "action {}: up to {bound} ground operators ({} parameter values)",
+            schema.action.name,
+            if factors.is_empty() {
+                "no".to_string()
+            } else {
+                factors.join("·")
+            }
+        )
+    }
+
     /// Records newly found operators and reaches their add effects.
     fn add_operators(&mut self, action: usize, bindings: Vec<Tuple>) {
+        crate::limits::set_item(action);
         for binding in bindings {
+            crate::limits::checkpoint();
             if !self.operators.insert((action, binding.clone())) {
                 continue;
             }
@@ -354,6 +390,7 @@ impl<'a> Grounder<'a> {
         let sets = self.types.sets();
         let mut found: Vec<(usize, Vec<Tuple>)> = Vec::new();
         for plan in &self.untriggered {
+            crate::limits::set_item(plan.action);
             let mut out = Vec::new();
             let params = &self.schemas[plan.action].param_sets;
             plan.run(None, &self.relations, sets, params, &mut out);
@@ -367,6 +404,7 @@ impl<'a> Grounder<'a> {
             self.relations[pred as usize].insert(args.clone());
             for k in 0..self.triggered[pred as usize].len() {
                 let plan = &self.triggered[pred as usize][k];
+                crate::limits::set_item(plan.action);
                 let params = &self.schemas[plan.action].param_sets;
                 plan.run(Some(&args), &self.relations, self.types.sets(), params, &mut out);
                 let action = plan.action;
@@ -420,6 +458,7 @@ impl<'a> Grounder<'a> {
         });
         let mut operators = Vec::with_capacity(found.len());
         'ops: for (action, binding) in found {
+            crate::limits::checkpoint();
             let s = &self.schemas[*action];
             let mut pre = Vec::with_capacity(s.pos_fluent.len());
             for atom in &s.pos_fluent {

@@ -78,6 +78,7 @@ impl RelaxedTask {
             achievers: Vec::new(),
         };
         for (id, op) in task.operators.iter().enumerate() {
+            crate::limits::checkpoint();
             // An add effect that is also a precondition never makes a fact
             // newly true, so the relaxation does not need it.
             let before = rt.eff.len();

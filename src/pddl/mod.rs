@@ -25,14 +25,27 @@ pub enum ErrorKind {
     Semantic,
 }
 
-/// An input error with its place: `file:line:col: message`.
+/// An input error with its place: `file:line:col: message`, or
+/// `file: message` for a file that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{}:{}: {message}", location.line, location.col)]
 pub struct PddlError {
     pub kind: ErrorKind,
     pub file: String,
     pub location: Location,
     pub message: String,
+}
+
+impl std::fmt::Display for PddlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            ErrorKind::Io => write!(f, "{}: {}", self.file, self.message),
+            _ => write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.location.line, self.location.col, self.message
+            ),
+        }
+    }
 }
 
 /// Parses a domain file's text and checks it on its own (declared types,

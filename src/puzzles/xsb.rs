@@ -25,14 +25,23 @@ use crate::exit;
 /// the competition's Sokoban instances in the shared set (0516, 200 steps).
 pub const DEFAULT_ASP_STEPS: u64 = 200;
 
-/// A level that cannot be read, with its place: `file:line:col: message`.
+/// A level that cannot be read, with its place: `file:line:col: message`,
+/// or `file: message` when the error has no place (line 0).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}:{}{message}", place(*line, *col))]
 pub struct XsbError {
     pub file: String,
     pub line: usize,
     pub col: usize,
     pub message: String,
+}
+
+fn place(line: usize, col: usize) -> String {
+    if line == 0 {
+        " ".to_string()
+    } else {
+        format!("{line}:{col}: ")
+    }
 }
 
 impl XsbError {

@@ -39,6 +39,7 @@ const MAX_WORK: usize = 300_000_000;
 /// grounder runs; everything after grounding reads the result from
 /// [`Task::invariant_groups`].
 pub fn invariant_groups(task: &Task) -> Vec<MutexGroup> {
+    let _phase = crate::limits::phase(crate::limits::Phase::InvariantSynthesis);
     let names = FactNames::new(task);
     let mut found: BTreeMap<Vec<FactId>, bool> = BTreeMap::new();
     let mut seen: BTreeSet<Vec<Member>> = BTreeSet::new();
@@ -277,6 +278,7 @@ fn check_schema(task: &Task, names: &FactNames, schema: &[Member]) -> SchemaOutc
     let mut refinements = BTreeSet::new();
     let mut entries: Vec<(u32, u8, FactId)> = Vec::new();
     for op in &task.operators {
+        crate::limits::checkpoint();
         entries.clear();
         for (role, list) in [(PRE, &op.pre), (ADD, &op.add), (DEL, &op.del)] {
             for &f in list.iter() {
