@@ -50,28 +50,62 @@ struct PlanGrammar;
 /// line, a time stamp before a step (`0: (move a b)`), and a duration after it
 /// (`(move a b) [1]`). Names are lower-cased.
 pub fn parse_plan(text: &str, file: &str) -> Result<Plan, PlanParseError> {
-    let mut places = Places::new(text);
-    let mut steps = Vec::new();
-    let mut offset = 0;
-    loop {
-        let mut pairs =
-            PlanGrammar::parse(Rule::next_entry, &text[offset..]).map_err(|e| syntax_error(&e, text, offset, file))?;
-        let Some(entry) = pairs.next() else { break };
+    let steps = plan_steps(text, file).collect::<Result<_, _>>()?;
+    Ok(Plan { steps })
+}
+
+/// The steps of a plan file's text one at a time, as [`parse_plan`] reads
+/// them, ending after the first syntax error. A reader that does not keep
+/// the steps (`validate`: [`validate_steps`]) needs no memory beyond the text.
+pub fn plan_steps<'t>(text: &'t str, file: &'t str) -> PlanSteps<'t> {
+    PlanSteps {
+        text,
+        file,
+        places: Places::new(text),
+        offset: 0,
+        done: false,
+    }
+}
+
+pub struct PlanSteps<'t> {
+    text: &'t str,
+    file: &'t str,
+    places: Places<'t>,
+    offset: usize,
+    done: bool,
+}
+
+impl Iterator for PlanSteps<'_> {
+    type Item = Result<PlanStep, PlanParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let (text, offset) = (self.text, self.offset);
+        let mut pairs = match PlanGrammar::parse(Rule::next_entry, &text[offset..]) {
+            Ok(pairs) => pairs,
+            Err(e) => {
+                self.done = true;
+                return Some(Err(syntax_error(&e, text, offset, self.file)));
+            }
+        };
+        let entry = pairs.next()?;
         let entry_end = offset + entry.as_span().end();
         // Without a step, the entry is the end of the file.
         let Some(step) = entry.into_inner().find(|pair| pair.as_rule() == Rule::step) else {
-            break;
+            self.done = true;
+            return None;
         };
-        let location = places.at(offset + step.as_span().start());
+        let location = self.places.at(offset + step.as_span().start());
         let mut words = step.into_inner().map(|word| word.as_str().to_lowercase());
-        steps.push(PlanStep {
+        self.offset = entry_end;
+        Some(Ok(PlanStep {
             action: words.next().unwrap_or_default(),
             args: words.collect(),
             location,
-        });
-        offset = entry_end;
+        }))
     }
-    Ok(Plan { steps })
 }
 
 /// Line and column of byte offsets asked for in increasing order, in one pass
@@ -370,18 +404,27 @@ fn holds(state: &HashSet<GroundAtom>, positive: bool, atom: &GroundAtom) -> bool
 
 /// Replays `plan` from the initial state of `problem`.
 pub fn validate(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Validation, InvalidPlan> {
+    validate_steps(domain, problem, plan.steps.iter().cloned())
+}
+
+/// [`validate`] on steps that come one at a time (e.g. from
+/// [`plan_steps`]), so that a long plan file is never held as steps.
+pub fn validate_steps(
+    domain: &Domain,
+    problem: &Problem,
+    steps: impl IntoIterator<Item = PlanStep>,
+) -> Result<Validation, InvalidPlan> {
     let world = World::new(domain, problem);
     let mut state: HashSet<GroundAtom> = problem.init.iter().cloned().collect();
     let mut cost: u64 = 0;
-    for (index, step) in plan.steps.iter().enumerate() {
-        let step_cost = apply_step(&world, &mut state, step, index + 1)?;
+    let mut length = 0;
+    for (index, step) in steps.into_iter().enumerate() {
+        let step_cost = apply_step(&world, &mut state, &step, index + 1)?;
         cost = cost.saturating_add(step_cost);
+        length += 1;
     }
     check_goal(problem, &state)?;
-    Ok(Validation {
-        length: plan.steps.len(),
-        cost,
-    })
+    Ok(Validation { length, cost })
 }
 
 /// The states a plan passes through, replayed as [`validate`] does.
