@@ -15,7 +15,8 @@ pub const UNSOLVABLE: i32 = 11;
 pub const INCOMPLETE: i32 = 12;
 pub const OUT_OF_MEMORY: i32 = 22;
 pub const OUT_OF_TIME: i32 = 23;
-/// Also Ctrl-C, as for Fast Downward's signal exits.
+/// SIGINT (Ctrl-C), SIGTERM and SIGHUP alike: a cluster scheduler's
+/// SIGTERM is a request to stop, not a verdict on time or memory.
 pub const INTERRUPTED: i32 = 24;
 pub const INTERNAL_ERROR: i32 = 30;
 /// Unreadable file, syntax error, undeclared name, type error.

@@ -19,7 +19,7 @@ use corvus::search::{Limits, SearchKind};
     version,
     about = "A domain-independent classical planner: PDDL in, a validated plan out",
     after_help = "Exit codes: 0 plan found, 1 plan invalid (validate), 11 proven unsolvable (within the bound), \
-12 search incomplete, 22 out of memory, 23 out of time, 24 interrupted, 30 internal error, \
+12 search incomplete, 22 out of memory, 23 out of time, 24 interrupted (SIGINT, SIGTERM, SIGHUP), 30 internal error, \
 31 input error, 34 unsupported PDDL feature."
 )]
 struct Cli {
@@ -30,16 +30,23 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve a PDDL task and write a validated plan file.
-    #[command(after_help = "Examples:\n  \
-corvus solve domains/blocks.pddl problems/blocks-4.pddl\n  \
-corvus solve d.pddl p.pddl --search astar --heuristic lmcut --plan-file plan.txt\n  \
-corvus solve d.pddl p.pddl --max-steps 40 --time-limit 5m --memory-limit 8G")]
+    #[command(after_help = "Examples (from the repository's top directory):\n  \
+corvus solve problems/ipc/blocks/domain.pddl problems/ipc/blocks/probBLOCKS-4-1.pddl\n  \
+corvus solve problems/ipc/gripper/domain.pddl problems/ipc/gripper/prob01.pddl --search astar --plan-file plan.txt\n  \
+corvus solve problems/ipc/depot/domain.pddl problems/ipc/depot/p01.pddl --max-steps 40 --time-limit 5m --memory-limit 8G\n\n\
+Exit codes: 0 plan found, 11 proven unsolvable, 12 incomplete, 22 out of memory, 23 out of time, \
+24 interrupted (SIGINT, SIGTERM or SIGHUP), 31 input error, 34 unsupported feature. Plan files of an \
+earlier run (FILE and FILE.1, FILE.2, ...) are removed at the start.")]
     Solve(SolveArgs),
     /// Check a plan file (also one written by another planner) against a task.
-    #[command(after_help = "Example:\n  corvus validate domain.pddl problem.pddl sas_plan")]
+    #[command(after_help = "Exit codes: 0 plan valid, 1 plan invalid, 31 input error.\n\n\
+Example:\n  corvus validate problems/ipc/blocks/domain.pddl problems/ipc/blocks/probBLOCKS-4-1.pddl sas_plan")]
     Validate {
+        /// The PDDL domain file.
         domain: PathBuf,
+        /// The PDDL problem file (its `(:domain NAME)` must name the domain).
         problem: PathBuf,
+        /// The plan file in the IPC format: one `(action arg ...)` per line.
         plan: PathBuf,
     },
     /// ASP Competition instances (Tower of Hanoi, Sokoban): solve, translate, witness, generate.
@@ -81,9 +88,19 @@ fn heuristic_arg() -> impl TypedValueParser<Value = &'static HeuristicKind> {
         .try_map(|name| corvus::heuristic::kind(&name).ok_or_else(|| format!("unknown heuristic `{name}`")))
 }
 
+/// `--weight`: f = g + W·h means nothing for NaN, infinite or negative W.
+fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
+        _ => Err(format!("`{s}` is not a weight (a finite number, at least 0)")),
+    }
+}
+
 #[derive(clap::Args)]
 struct SolveArgs {
+    /// The PDDL domain file.
     domain: PathBuf,
+    /// The PDDL problem file (its `(:domain NAME)` must name the domain).
     problem: PathBuf,
     /// Search algorithm.
     #[arg(long, value_parser = search_arg(), default_value = "gbfs")]
@@ -91,8 +108,8 @@ struct SolveArgs {
     /// Heuristic [default: the search algorithm's, see --search].
     #[arg(long, value_parser = heuristic_arg())]
     heuristic: Option<&'static HeuristicKind>,
-    /// Weight W of weighted A*.
-    #[arg(long, default_value_t = 2.0)]
+    /// Weight W of weighted A*: a finite number, at least 0.
+    #[arg(long, default_value_t = 2.0, value_parser = parse_weight)]
     weight: f64,
     /// Do not use preferred operators (helpful actions of h_FF).
     #[arg(long)]
@@ -118,7 +135,7 @@ struct SolveArgs {
     /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
     #[arg(long, value_name = "M", value_parser = Limits::parse_memory_limit)]
     memory_limit: Option<u64>,
-    /// Where to write the plan.
+    /// Where to write the plan; `-` writes it to stdout.
     #[arg(long, value_name = "FILE", default_value = "sas_plan")]
     plan_file: PathBuf,
     /// Write the outcome and the final statistics as one JSON object to FILE.

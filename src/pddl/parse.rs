@@ -812,7 +812,7 @@ impl Reader<'_> {
         Ok((domain, type_locations))
     }
 
-    fn problem(&self, top: &Sexp) -> Res<(Problem, Vec<Location>)> {
+    fn problem(&self, top: &Sexp) -> Res<(Problem, ProblemPlaces)> {
         let (name, sections) = self.define(top, "problem")?;
         let mut problem = Problem {
             name,
@@ -824,6 +824,7 @@ impl Reader<'_> {
             minimize_total_cost: false,
         };
         let mut init_locations = Vec::new();
+        let mut domain_location = Location::default();
         let mut requirements = Vec::new();
         let mut has_goal = false;
         // By name, in the order first declared.
@@ -832,7 +833,10 @@ impl Reader<'_> {
             let (keyword, items) = self.section(s, "problem")?;
             match keyword {
                 "domain" => match items {
-                    [d] => problem.domain = self.name(d, "the domain name")?.to_string(),
+                    [d] => {
+                        problem.domain = self.name(d, "the domain name")?.to_string();
+                        domain_location = d.location;
+                    }
                     _ => return Err(self.syntax(s.location, "expected `(:domain NAME)`")),
                 },
                 "requirements" => self.requirements(items, &mut requirements)?,
@@ -875,7 +879,11 @@ impl Reader<'_> {
             return Err(self.syntax(top.location, "the problem has no `(:goal ...)`"));
         }
         problem.objects = objects.into_values().collect();
-        Ok((problem, init_locations))
+        let places = ProblemPlaces {
+            init: init_locations,
+            domain: domain_location,
+        };
+        Ok((problem, places))
     }
 
     fn ground_literal(&self, lit: Literal) -> Res<GroundLiteral> {
@@ -987,7 +995,14 @@ pub(crate) fn domain(text: &str, file: &str) -> Res<(Domain, Vec<Location>)> {
 
 /// Reads a problem file's text; also returns where each init fact stands,
 /// in the order of `Problem::init` (the AST's ground atoms carry no place).
-pub(crate) fn problem(text: &str, file: &str) -> Res<(Problem, Vec<Location>)> {
+/// Where the parts of a problem that its AST keeps no place for stand.
+pub(crate) struct ProblemPlaces {
+    pub init: Vec<Location>,
+    /// The name in `(:domain NAME)`.
+    pub domain: Location,
+}
+
+pub(crate) fn problem(text: &str, file: &str) -> Res<(Problem, ProblemPlaces)> {
     let reader = Reader { file };
     reader.problem(&read_sexp(text, file)?)
 }
