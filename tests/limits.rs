@@ -364,10 +364,10 @@ fn nonsense_is_refused_with_the_documented_codes() {
             &blocks("probBLOCKS-4-0.pddl"),
             "--search",
             "wastar",
-            "--weight",
-            w,
+            &format!("--weight={w}"),
         ]);
         assert_eq!(out.status.code(), Some(2), "--weight {w}: {}", stderr(&out));
+        assert!(stderr(&out).contains("is not a weight"), "{}", stderr(&out));
     }
 
     // `--plan-file -`: the plan on stdout, no file named `-`.
@@ -396,9 +396,11 @@ fn nonsense_is_refused_with_the_documented_codes() {
 
     // I/O errors: `file: message` from every command, no `:0:0`.
     let missing = dir.join("missing.pddl").display().to_string();
+    let (domain_file, problem_file) = (blocks("domain.pddl"), blocks("probBLOCKS-4-0.pddl"));
     for args in [
         vec!["solve", missing.as_str(), missing.as_str()],
         vec!["validate", missing.as_str(), missing.as_str(), missing.as_str()],
+        vec!["validate", &domain_file, &problem_file, missing.as_str()],
         vec!["sokoban", "import", missing.as_str()],
         vec!["asp", "solve", missing.as_str()],
     ] {
