@@ -42,9 +42,10 @@ pub struct Limits {
 pub const WATCH_PERIOD: Duration = Duration::from_millis(10);
 
 /// How long a phase may take to reach a checkpoint once a stop is
-/// requested, before the binary exits with the stop's code anyway (only
-/// when [`exit_when_stuck`] is on).
-pub const STOP_GRACE: Duration = Duration::from_secs(1);
+/// requested, before the binary ends it from the watchdog (only when
+/// [`allow_exit`] is on): the phases without checkpoints are single library
+/// calls, such as pest reading a file (about 1 s for 8 MB).
+pub const STOP_GRACE: Duration = Duration::from_millis(500);
 
 /// Why a run stops before its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +123,8 @@ pub struct Stopped {
     pub stop: Stop,
     pub phase: Phase,
     pub item: Option<String>,
+    /// Time since the run started.
+    pub elapsed: Duration,
 }
 
 impl fmt::Display for Stopped {
@@ -181,6 +184,7 @@ impl Watch {
             stop,
             phase: self.phase(),
             item: lock(&self.items).get(item).cloned(),
+            elapsed: self.start.elapsed(),
         }
     }
 }
@@ -210,9 +214,10 @@ pub fn interrupt_flag() -> &'static AtomicBool {
 
 /// Says that this process is the `corvus` binary, which a stop may end:
 /// when a phase does not reach a checkpoint within [`STOP_GRACE`] of a stop
-/// (e.g. inside one long library call), the process exits with the stop's
-/// code instead of running on; and a stop with an [`exit_report`] ends the
-/// process at once.
+/// (e.g. inside one long library call), the watchdog ends the process (with
+/// the [`exit_report`], if one is set, else just the stop's code) instead
+/// of letting it run on; and a stop at a checkpoint with an [`exit_report`]
+/// ends the process at once.
 pub fn allow_exit(on: bool) {
     EXIT_ALLOWED.store(on, Ordering::SeqCst);
 }
@@ -364,13 +369,29 @@ fn stop_now(stop: Stop) -> ! {
         stop,
         phase: Phase::Parsing,
         item: None,
+        elapsed: Duration::ZERO,
     });
-    if EXIT_ALLOWED.load(Ordering::SeqCst)
-        && let Some(report) = lock(&EXIT_REPORT).as_ref()
-    {
-        std::process::exit(report(&stopped));
+    if EXIT_ALLOWED.load(Ordering::SeqCst) && lock(&EXIT_REPORT).is_some() {
+        report_and_exit(&stopped);
     }
     panic::resume_unwind(Box::new(stopped))
+}
+
+/// Calls the [`exit_report`] and ends the process with its code, once: a
+/// checkpoint and the watchdog may get here at the same time.
+fn report_and_exit(stopped: &Stopped) -> ! {
+    static REPORTING: AtomicBool = AtomicBool::new(false);
+    if REPORTING.swap(true, Ordering::SeqCst) {
+        // The other one reports and ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
+    let code = match lock(&EXIT_REPORT).as_ref() {
+        Some(report) => report(stopped),
+        None => stopped.stop.exit_code(),
+    };
+    std::process::exit(code)
 }
 
 /// Runs `f`, returning how it was stopped if a [`checkpoint`] stopped it.
@@ -431,12 +452,11 @@ fn watchdog() {
                 && now.duration_since(since) >= STOP_GRACE
             {
                 eprintln!(
-                    "{}; {} did not stop within {:.1}s, exiting",
-                    stop.describe(),
+                    "{} did not stop within {:.1}s of the stop; ending it",
                     w.phase().name(),
                     STOP_GRACE.as_secs_f64()
                 );
-                std::process::exit(stop.exit_code());
+                report_and_exit(&w.stopped(stop));
             }
         }
     }

@@ -10,7 +10,9 @@ use std::collections::{HashMap, HashSet};
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 
-use crate::pddl::{Action, Atom, CostExpr, Domain, GroundAtom, Literal, Location, Problem, Term, TypeHierarchy};
+use crate::pddl::{
+    Action, Atom, CostExpr, Domain, GroundAtom, Literal, Location, Places, Problem, Term, TypeHierarchy,
+};
 
 /// One step of a plan: a lifted action with its objects, lower-case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,39 +107,6 @@ impl Iterator for PlanSteps<'_> {
             args: words.collect(),
             location,
         }))
-    }
-}
-
-/// Line and column of byte offsets asked for in increasing order, in one pass
-/// over the text (pest's own `line_col` counts from the start of the line on
-/// every call, which is slow for many steps on one long line). A line ends
-/// at `\n`; a column counts characters.
-struct Places<'t> {
-    text: &'t str,
-    offset: usize,
-    location: Location,
-}
-
-impl<'t> Places<'t> {
-    fn new(text: &'t str) -> Self {
-        Places {
-            text,
-            offset: 0,
-            location: Location { line: 1, col: 1 },
-        }
-    }
-
-    fn at(&mut self, offset: usize) -> Location {
-        for c in self.text[self.offset..offset].chars() {
-            if c == '\n' {
-                self.location.line += 1;
-                self.location.col = 1;
-            } else {
-                self.location.col += 1;
-            }
-        }
-        self.offset = offset;
-        self.location
     }
 }
 

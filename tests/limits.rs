@@ -178,6 +178,47 @@ fn grounding_stops_at_the_time_and_memory_limits_and_names_the_schema() {
     );
 }
 
+/// Item 1: the time limit holds while parsing. An 8 MB problem on one line
+/// takes pest about a second to read, a call without checkpoints: the
+/// watchdog ends it (before, the columns of its tokens were counted from
+/// the line's start, which took minutes).
+#[test]
+fn parsing_stops_at_the_time_limit() {
+    let dir = scratch("parsing-limit");
+    let (d, _) = explosion(&dir, 1, 1);
+    let n = 400_000;
+    let objects: String = (0..n).map(|i| format!(" o{i}")).collect();
+    let init: String = (0..n).map(|i| format!(" (p o{i})")).collect();
+    let p = dir.join("one-line.pddl");
+    std::fs::write(
+        &p,
+        format!("(define (problem e) (:domain explode) (:objects{objects}) (:init{init}) (:goal (done)))\n"),
+    )
+    .expect("write");
+    let stats = dir.join("stats.json");
+    let run = measured(
+        &dir,
+        &[
+            "solve",
+            &d,
+            &p.display().to_string(),
+            "--time-limit",
+            "0.2s",
+            "--stats-json",
+            &stats.display().to_string(),
+        ],
+        None,
+    );
+    assert_eq!(run.code, Some(23), "{}", run.stderr);
+    assert!(run.seconds < 8.0, "stopped after {:.2}s", run.seconds);
+    assert!(
+        run.stderr.contains("parsing stopped: time limit reached"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read_stats(&stats)["config"], "parsing");
+}
+
 /// Items 1 and 2: SIGINT and SIGTERM during the grounding of eight
 /// parameters over 60 objects (the issue: SIGINT left the process alive at
 /// 6 GB; SIGTERM killed it with 143 and no statistics).

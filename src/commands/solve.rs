@@ -33,7 +33,8 @@ pub fn solve(domain: &Path, problem: &Path, options: &Options, plan_file: &Path,
         stats_json.map(Path::to_path_buf),
     );
     limits::exit_report(move |stopped| {
-        let start = limits::run_start().unwrap_or_else(Instant::now);
+        // This may run on the watchdog thread: the start comes from the stop.
+        let start = Instant::now().checked_sub(stopped.elapsed).unwrap_or_else(Instant::now);
         let report = planner::stopped_report(stopped.clone(), GroundStats::default(), start, &opts);
         conclude(Ok(report), &opts, &plan, stats.as_deref())
     });

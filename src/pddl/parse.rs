@@ -100,18 +100,19 @@ pub(crate) fn read_sexp(text: &str, file: &str) -> Result<Sexp, PddlError> {
             location: Location { line: 1, col: 1 },
             message: "expected `(`".to_string(),
         })?;
-    Ok(to_sexp(list))
+    Ok(to_sexp(list, &mut Places::new(text)))
 }
 
-fn to_sexp(pair: Pair<'_, Rule>) -> Sexp {
-    let (line, col) = pair.line_col();
-    let location = Location { line, col };
+/// The pairs are visited in the order of the text, as [`Places`] needs.
+fn to_sexp(pair: Pair<'_, Rule>, places: &mut Places) -> Sexp {
+    crate::limits::checkpoint();
+    let location = places.at(pair.as_span().start());
     let text = pair.as_str().to_lowercase();
     let token = match pair.as_rule() {
         Rule::list => Token::List(
             pair.into_inner()
                 .filter(|p| !matches!(p.as_rule(), Rule::open | Rule::close))
-                .map(to_sexp)
+                .map(|p| to_sexp(p, places))
                 .collect(),
         ),
         Rule::variable => Token::Variable(text),
