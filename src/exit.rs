@@ -16,10 +16,11 @@ pub const UNSOLVABLE: i32 = 11;
 pub const INCOMPLETE: i32 = 12;
 pub const OUT_OF_MEMORY: i32 = 22;
 pub const OUT_OF_TIME: i32 = 23;
-/// Ctrl-C (SIGINT): 128 + 2, as a shell reports a process ended by it.
-/// Fast Downward's 24 means "out of memory and out of time", which corvus
-/// never reports, so corvus leaves 24 unused rather than give it another
-/// meaning.
+/// Stopped by a signal: SIGINT (Ctrl-C), SIGTERM (what a cluster scheduler
+/// sends) or SIGHUP, alike: 128 + 2, as a shell reports a process ended by
+/// Ctrl-C. Fast Downward's 24 means "out of memory and out of time", which
+/// corvus never reports, so corvus leaves 24 unused rather than give it
+/// another meaning.
 pub const INTERRUPTED: i32 = 130;
 pub const INTERNAL_ERROR: i32 = 30;
 /// Unreadable file, syntax error, undeclared name, type error.

@@ -10,13 +10,15 @@
 //!
 //! [`commands`] holds the `corvus` subcommands that `src/main.rs` calls once
 //! it has parsed the arguments; they return the codes of [`exit`] and write
-//! the [`commands::stats_json`] file.
+//! the [`commands::stats_json`] file. [`limits`] watches time, memory and
+//! signals in every phase.
 
 pub mod aliases;
 pub mod commands;
 pub mod exit;
 pub mod ground;
 pub mod heuristic;
+pub mod limits;
 pub mod normalize;
 pub mod pddl;
 pub mod plan;

@@ -22,7 +22,7 @@ use corvus::search::{Limits, SearchKind};
     about = "A domain-independent classical planner: PDDL in, a validated plan out",
     after_help = "Exit codes: 0 plan found, 1 plan invalid (validate), 11 proven unsolvable (within the bound), \
 12 search incomplete, 22 out of memory, 23 out of time, 30 internal error, \
-31 input error, 34 unsupported PDDL feature, 130 interrupted.",
+31 input error, 34 unsupported PDDL feature, 130 interrupted (SIGINT, SIGTERM, SIGHUP).",
     // The IPC form `corvus DOMAIN PROBLEM [PLANFILE]` is `solve` without its
     // name. A first argument that names a subcommand is the subcommand: a
     // file called `solve` is given as `./solve`.
@@ -41,16 +41,23 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve a PDDL task and write a validated plan file.
-    #[command(after_help = "Examples:\n  \
-corvus solve domains/blocks.pddl problems/blocks-4.pddl\n  \
-corvus solve d.pddl p.pddl --search astar --heuristic lmcut --plan-file plan.txt\n  \
-corvus solve d.pddl p.pddl --max-steps 40 --time-limit 5m --memory-limit 8G")]
+    #[command(after_help = "Examples (from the repository's top directory):\n  \
+corvus solve problems/ipc/blocks/domain.pddl problems/ipc/blocks/probBLOCKS-4-1.pddl\n  \
+corvus solve problems/ipc/gripper/domain.pddl problems/ipc/gripper/prob01.pddl --search astar --plan-file plan.txt\n  \
+corvus solve problems/ipc/depot/domain.pddl problems/ipc/depot/p01.pddl --max-steps 40 --time-limit 5m --memory-limit 8G\n\n\
+Exit codes: 0 plan found, 11 proven unsolvable, 12 incomplete, 22 out of memory, 23 out of time, \
+130 interrupted (SIGINT, SIGTERM or SIGHUP), 31 input error, 34 unsupported feature. Plan files of an \
+earlier run (FILE and FILE.1, FILE.2, ...) are removed at the start.")]
     Solve(SolveArgs),
     /// Check a plan file (also one written by another planner) against a task.
-    #[command(after_help = "Example:\n  corvus validate domain.pddl problem.pddl sas_plan")]
+    #[command(after_help = "Exit codes: 0 plan valid, 1 plan invalid, 31 input error.\n\n\
+Example:\n  corvus validate problems/ipc/blocks/domain.pddl problems/ipc/blocks/probBLOCKS-4-1.pddl sas_plan")]
     Validate {
+        /// The PDDL domain file.
         domain: PathBuf,
+        /// The PDDL problem file (its `(:domain NAME)` must name the domain).
         problem: PathBuf,
+        /// The plan file in the IPC format: one `(action arg ...)` per line.
         plan: PathBuf,
     },
     /// ASP Competition instances (Tower of Hanoi, Sokoban): solve, translate, witness, generate.
@@ -108,11 +115,19 @@ fn alias_arg() -> impl TypedValueParser<Value = &'static Alias> {
         .try_map(|name| corvus::aliases::get(&name).ok_or_else(|| format!("unknown alias `{name}`")))
 }
 
+/// `--weight`: f = g + W·h means nothing for NaN, infinite or negative W.
+fn parse_weight(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
+        _ => Err(format!("`{s}` is not a weight (a finite number, at least 0)")),
+    }
+}
+
 #[derive(clap::Args)]
 struct SolveArgs {
     /// The PDDL domain file.
     domain: PathBuf,
-    /// The PDDL problem file.
+    /// The PDDL problem file (its `(:domain NAME)` must name the domain).
     problem: PathBuf,
     /// Where to write the plan, as --plan-file (the IPC calling convention's third argument).
     #[arg(value_name = "PLANFILE", conflicts_with = "plan_file")]
@@ -130,8 +145,8 @@ struct SolveArgs {
     /// The action costs the heuristic sees; the search counts the task's.
     #[arg(long, value_parser = cost_type_arg(), default_value = "normal")]
     cost_type: CostType,
-    /// Weight W of weighted A*.
-    #[arg(long, default_value_t = 2.0)]
+    /// Weight W of weighted A*: a finite number, at least 0.
+    #[arg(long, default_value_t = 2.0, value_parser = parse_weight)]
     weight: f64,
     /// Do not use preferred operators (helpful actions of h_FF).
     #[arg(long)]
@@ -161,7 +176,7 @@ struct SolveArgs {
     /// each better plan goes to FILE.1, FILE.2, ... (FILE from --plan-file).
     #[arg(long)]
     anytime: bool,
-    /// Where to write the plan.
+    /// Where to write the plan; `-` writes it to stdout.
     #[arg(long, value_name = "FILE", default_value = "sas_plan")]
     plan_file: PathBuf,
     /// Write the outcome and the final statistics as one JSON object to FILE.
@@ -174,8 +189,14 @@ struct SolveArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Ctrl-C stops the search, which then reports what it has.
-    let _ = ctrlc::set_handler(|| corvus::search::interrupt_flag().store(true, Ordering::SeqCst));
+    // SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run at its next
+    // checkpoint, which then reports what it has; a second signal exits at once.
+    let _ = ctrlc::set_handler(|| {
+        if corvus::limits::interrupt_flag().swap(true, Ordering::SeqCst) {
+            std::process::exit(corvus::exit::INTERRUPTED);
+        }
+    });
+    corvus::limits::allow_exit(true);
     let command = match (cli.command, cli.ipc) {
         (Some(command), _) => command,
         (None, Some(args)) => Command::Solve(args),

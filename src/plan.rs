@@ -13,8 +13,8 @@ use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 
 use crate::pddl::{
-    Action, Atom, Condition, CostExpr, DerivedRule, Domain, Effect, GroundAtom, Location, Problem, Term, TypeHierarchy,
-    TypedName,
+    Action, Atom, Condition, CostExpr, DerivedRule, Domain, Effect, GroundAtom, Location, Places, Problem, Term,
+    TypeHierarchy, TypedName,
 };
 
 /// One step of a plan: a lifted action with its objects, lower-case.
@@ -55,60 +55,61 @@ struct PlanGrammar;
 /// line, a time stamp before a step (`0: (move a b)`), and a duration after it
 /// (`(move a b) [1]`). Names are lower-cased.
 pub fn parse_plan(text: &str, file: &str) -> Result<Plan, PlanParseError> {
-    let mut places = Places::new(text);
-    let mut steps = Vec::new();
-    let mut offset = 0;
-    loop {
-        let mut pairs =
-            PlanGrammar::parse(Rule::next_entry, &text[offset..]).map_err(|e| syntax_error(&e, text, offset, file))?;
-        let Some(entry) = pairs.next() else { break };
-        let entry_end = offset + entry.as_span().end();
-        // Without a step, the entry is the end of the file.
-        let Some(step) = entry.into_inner().find(|pair| pair.as_rule() == Rule::step) else {
-            break;
-        };
-        let location = places.at(offset + step.as_span().start());
-        let mut words = step.into_inner().map(|word| word.as_str().to_lowercase());
-        steps.push(PlanStep {
-            action: words.next().unwrap_or_default(),
-            args: words.collect(),
-            location,
-        });
-        offset = entry_end;
-    }
+    let steps = plan_steps(text, file).collect::<Result<_, _>>()?;
     Ok(Plan { steps })
 }
 
-/// Line and column of byte offsets asked for in increasing order, in one pass
-/// over the text (pest's own `line_col` counts from the start of the line on
-/// every call, which is slow for many steps on one long line). A line ends
-/// at `\n`; a column counts characters.
-struct Places<'t> {
-    text: &'t str,
-    offset: usize,
-    location: Location,
+/// The steps of a plan file's text one at a time, as [`parse_plan`] reads
+/// them, ending after the first syntax error. A reader that does not keep
+/// the steps (`validate`: [`validate_steps`]) needs no memory beyond the text.
+pub fn plan_steps<'t>(text: &'t str, file: &'t str) -> PlanSteps<'t> {
+    PlanSteps {
+        text,
+        file,
+        places: Places::new(text),
+        offset: 0,
+        done: false,
+    }
 }
 
-impl<'t> Places<'t> {
-    fn new(text: &'t str) -> Self {
-        Places {
-            text,
-            offset: 0,
-            location: Location { line: 1, col: 1 },
-        }
-    }
+pub struct PlanSteps<'t> {
+    text: &'t str,
+    file: &'t str,
+    places: Places<'t>,
+    offset: usize,
+    done: bool,
+}
 
-    fn at(&mut self, offset: usize) -> Location {
-        for c in self.text[self.offset..offset].chars() {
-            if c == '\n' {
-                self.location.line += 1;
-                self.location.col = 1;
-            } else {
-                self.location.col += 1;
-            }
+impl Iterator for PlanSteps<'_> {
+    type Item = Result<PlanStep, PlanParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
         }
-        self.offset = offset;
-        self.location
+        let (text, offset) = (self.text, self.offset);
+        let mut pairs = match PlanGrammar::parse(Rule::next_entry, &text[offset..]) {
+            Ok(pairs) => pairs,
+            Err(e) => {
+                self.done = true;
+                return Some(Err(syntax_error(&e, text, offset, self.file)));
+            }
+        };
+        let entry = pairs.next()?;
+        let entry_end = offset + entry.as_span().end();
+        // Without a step, the entry is the end of the file.
+        let Some(step) = entry.into_inner().find(|pair| pair.as_rule() == Rule::step) else {
+            self.done = true;
+            return None;
+        };
+        let location = self.places.at(offset + step.as_span().start());
+        let mut words = step.into_inner().map(|word| word.as_str().to_lowercase());
+        self.offset = entry_end;
+        Some(Ok(PlanStep {
+            action: words.next().unwrap_or_default(),
+            args: words.collect(),
+            location,
+        }))
     }
 }
 
@@ -810,18 +811,27 @@ fn substitute<'v>(condition: &Condition, value: &mut dyn FnMut(&str) -> Option<&
 
 /// Replays `plan` from the initial state of `problem`.
 pub fn validate(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Validation, InvalidPlan> {
+    validate_steps(domain, problem, plan.steps.iter().cloned())
+}
+
+/// [`validate`] on steps that come one at a time (e.g. from
+/// [`plan_steps`]), so that a long plan file is never held as steps.
+pub fn validate_steps(
+    domain: &Domain,
+    problem: &Problem,
+    steps: impl IntoIterator<Item = PlanStep>,
+) -> Result<Validation, InvalidPlan> {
     let world = World::new(domain, problem);
     let mut state: Facts = problem.init.iter().cloned().collect();
     let mut cost: u64 = 0;
-    for (index, step) in plan.steps.iter().enumerate() {
-        let step_cost = apply_step(&world, &mut state, step, index + 1)?;
+    let mut length = 0;
+    for (index, step) in steps.into_iter().enumerate() {
+        let step_cost = apply_step(&world, &mut state, &step, index + 1)?;
         cost = cost.saturating_add(step_cost);
+        length += 1;
     }
     check_goal(&world, problem, &state)?;
-    Ok(Validation {
-        length: plan.steps.len(),
-        cost,
-    })
+    Ok(Validation { length, cost })
 }
 
 /// The states a plan passes through, replayed as [`validate`] does.
@@ -854,7 +864,7 @@ pub fn replay(domain: &Domain, problem: &Problem, plan: &Plan) -> Replay {
 /// Applies step `number` (from 1) to `state` and returns its cost. Every
 /// effect condition is read in the state before the step; then all deletes
 /// happen, then all adds.
-fn apply_step<'a>(world: &World<'a>, state: &mut Facts, step: &'a PlanStep, number: usize) -> Result<u64, InvalidPlan> {
+fn apply_step<'a>(world: &World<'a>, state: &mut Facts, step: &PlanStep, number: usize) -> Result<u64, InvalidPlan> {
     let action = bind_step(world, step, number)?;
     let mut binding = bind_params(world, action, step, number)?;
     let derived = world.derive(state)?;
@@ -914,18 +924,21 @@ fn bind_step<'a>(world: &World<'a>, step: &PlanStep, number: usize) -> Result<&'
 fn bind_params<'a>(
     world: &World<'a>,
     action: &'a Action,
-    step: &'a PlanStep,
+    step: &PlanStep,
     number: usize,
 ) -> Result<Binding<'a>, InvalidPlan> {
     let mut binding = Binding::new(number, &action.name);
     for (param, arg) in action.params.iter().zip(&step.args) {
-        let object_types = world
-            .object_types
-            .get(arg.as_str())
-            .ok_or_else(|| InvalidPlan::UnknownObject {
-                step: number,
-                object: arg.clone(),
-            })?;
+        // The binding holds the problem's name of the object, so that it
+        // outlives the step (which may be dropped as soon as it is replayed).
+        let (&object, object_types) =
+            world
+                .object_types
+                .get_key_value(arg.as_str())
+                .ok_or_else(|| InvalidPlan::UnknownObject {
+                    step: number,
+                    object: arg.clone(),
+                })?;
         // An object declared without a type is an `object`; `either` on the
         // parameter accepts any of its types.
         let fits = param.types.is_empty() || world.types.fits(object_types, &param.types);
@@ -937,7 +950,7 @@ fn bind_params<'a>(
                 expected: format_types(&param.types),
             });
         }
-        binding.values.push((param.name.as_str(), arg.as_str()));
+        binding.values.push((param.name.as_str(), object));
     }
     Ok(binding)
 }

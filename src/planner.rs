@@ -15,6 +15,7 @@ use crate::exit;
 use crate::ground::{self, GroundError, GroundStats};
 use crate::heuristic::cost_type::CostType;
 use crate::heuristic::{BuildContext, HeuristicKind, pdb, relax};
+use crate::limits::{self, Phase, Stop, Stopped};
 use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
 use crate::plan::{self, Plan, PlanStep};
 use crate::search::{self, Limits, Outcome, SearchConfig, Statistics, Strategy};
@@ -109,6 +110,43 @@ impl FoundPlan {
     }
 }
 
+/// Removes the plan files an earlier run may have left: `path` and the
+/// numbered plans of an anytime run (`path.1`, `path.2`, ...), so that no
+/// file is taken for this run's answer when it ends without a plan. Called
+/// at the start of every run that could write a plan.
+pub fn remove_plan_files(path: &Path) -> std::io::Result<()> {
+    remove_if_present(path)?;
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Ok(());
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let numbered = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(name))
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if numbered {
+            remove_if_present(&entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+fn remove_if_present(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// The result of a run.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -146,6 +184,7 @@ impl PlannerError {
 }
 
 /// Loads and solves a domain and problem file.
+/// The time limit counts from the start of parsing.
 pub fn solve_files(domain: &Path, problem: &Path, options: &Options) -> Result<Report, PlannerError> {
     solve_files_with(domain, problem, options, &mut keep_going)
 }
@@ -157,15 +196,30 @@ fn keep_going(_: &FoundPlan) -> ControlFlow<()> {
 
 /// Loads and solves a domain and problem file, handing each validated plan
 /// to `on_plan` as soon as it is found (with `options.anytime`, each one
-/// cheaper than the one before); `on_plan` can stop the run.
+/// cheaper than the one before); `on_plan` can stop the run. The time limit
+/// counts from the start of parsing.
 pub fn solve_files_with(
     domain: &Path,
     problem: &Path,
     options: &Options,
     on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
 ) -> Result<Report, PlannerError> {
-    let (d, p) = pddl::load(domain, problem)?;
-    run(&d, &p, options, &[(options.config, 1.0)], on_plan)
+    let _watch = limits::watch(options.limits);
+    let start = limits::run_start().unwrap_or_else(Instant::now);
+    let loaded = limits::catch(|| {
+        let _phase = limits::phase(Phase::Parsing);
+        let loaded = pddl::load(domain, problem);
+        // The reader has no checkpoints of its own.
+        limits::checkpoint();
+        loaded
+    });
+    match loaded {
+        Ok(loaded) => {
+            let (d, p) = loaded?;
+            run(&d, &p, options, &[(options.config, 1.0)], on_plan)
+        }
+        Err(stopped) => Ok(stopped_report(stopped, GroundStats::default(), start, options)),
+    }
 }
 
 /// Grounds and solves a checked domain and problem with one configuration.
@@ -281,8 +335,17 @@ fn run(
     portfolio: &[(Config, f64)],
     on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
 ) -> Result<Report, PlannerError> {
-    let start = Instant::now();
-    let (task, ground_stats) = match ground::ground(domain, problem) {
+    let _watch = limits::watch(options.limits);
+    let start = limits::run_start().unwrap_or_else(Instant::now);
+    let grounded = limits::catch(|| {
+        let _phase = limits::phase(Phase::Grounding);
+        ground::ground(domain, problem)
+    });
+    let grounded = match grounded {
+        Ok(r) => r,
+        Err(stopped) => return Ok(stopped_report(stopped, GroundStats::default(), start, options)),
+    };
+    let (task, ground_stats) = match grounded {
         Ok(r) => r,
         Err(GroundError::GoalUnreachable(goal)) => {
             log(
@@ -355,7 +418,10 @@ fn run(
         }
         let name = config.name();
         log(options, format!("search: {name}"));
-        let (outcome, stats) = run_config(&task, config, bound, limits, options);
+        let (outcome, stats) = match limits::catch(|| run_config(&task, config, bound, limits, options)) {
+            Ok(r) => r,
+            Err(stopped) => return Ok(stopped_report(stopped, ground_stats, start, options)),
+        };
         let status = match outcome {
             Outcome::Solved(ops) => {
                 let found = validated(domain, problem, &task, &ops, unit_cost)?;
@@ -478,6 +544,28 @@ fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, Pl
     })
 }
 
+/// The report of a run stopped by a limit or a signal outside the search
+/// engine (which reports its own stops), naming the phase in the log.
+pub fn stopped_report(stopped: Stopped, ground: GroundStats, start: Instant, options: &Options) -> Report {
+    log(options, stopped.to_string());
+    let status = match stopped.stop {
+        Stop::OutOfTime => Status::OutOfTime,
+        Stop::OutOfMemory => Status::OutOfMemory,
+        Stop::Interrupted => Status::Interrupted,
+    };
+    Report {
+        status,
+        plan: None,
+        ground,
+        search: Statistics {
+            peak_memory_bytes: limits::resident_set_bytes().unwrap_or(0),
+            ..Statistics::default()
+        },
+        config: stopped.phase.name().to_string(),
+        total_time: start.elapsed(),
+    }
+}
+
 fn run_config(
     task: &Task,
     config: Config,
@@ -492,6 +580,7 @@ fn run_config(
         probe: config.probe,
         cost_type: config.cost_type,
     };
+    let building = limits::phase(Phase::HeuristicConstruction);
     let mut guide = config.heuristic.build_with(task, &context);
     if verbose && let Some(report) = guide.build_report() {
         eprintln!("{report}");
@@ -512,6 +601,8 @@ fn run_config(
     } else {
         None
     };
+    drop(building);
+    let _searching = limits::phase(Phase::Search);
     let search_config = SearchConfig {
         strategy: config.search,
         bound,

@@ -1,7 +1,8 @@
-//! Helpers shared by the `asp_*` tests (included with `#[path]`): the
-//! corvus binary, the clingo check, and the shared competition files.
+//! Helpers shared by the `asp_*` tests and others (included with
+//! `#[path]`): the corvus binary, the clingo check, and the shared corpus.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -35,6 +36,7 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// `../shared/asp` seen from the crate (or from a worktree two levels
 /// down), or `$CORVUS_SHARED/asp`.
+/// When it is missing, says so (see [`shared_missing`]).
 pub fn shared_asp() -> Option<PathBuf> {
     let mut candidates = Vec::new();
     if let Ok(s) = std::env::var("CORVUS_SHARED") {
@@ -42,15 +44,33 @@ pub fn shared_asp() -> Option<PathBuf> {
     }
     candidates.push(crate_dir().join("../shared"));
     candidates.push(crate_dir().join("../../shared"));
-    candidates
+    let found = candidates
         .into_iter()
         .map(|c| c.join("asp"))
-        .find(|c| c.join("hanoi/encoding.asp").is_file())
+        .find(|c| c.join("hanoi/encoding.asp").is_file());
+    if found.is_none() {
+        shared_missing(
+            "../shared/asp (or $CORVUS_SHARED/asp)",
+            "the checks on the shared ASP instances",
+        );
+    }
+    found
+}
+
+/// Says that the shared corpus at `place` is missing and `what` is skipped,
+/// on the test process's stderr handle: `eprintln!` would be captured by
+/// the test harness and hidden for a passing test. Under `CI` a missing
+/// corpus fails the test instead.
+pub fn shared_missing(place: &str, what: &str) {
+    let message = format!("SKIPPED: {place} not found; {what} did not run");
+    if std::env::var_os("CI").is_some() {
+        panic!("{message}, but CI is set (set CORVUS_SHARED to the shared corpus)");
+    }
+    let _ = writeln!(std::io::stderr(), "\n{message}\n");
 }
 
 pub fn shared_instances(family: &str) -> Vec<PathBuf> {
     let Some(dir) = shared_asp() else {
-        eprintln!("NOTE: ../shared/asp not found; shared-instance checks skipped");
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(family))

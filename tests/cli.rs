@@ -373,7 +373,7 @@ fn progress_line_on_a_terminal() {
         let newline = rest.find('\n').unwrap_or(usize::MAX);
         assert!(erase < newline, "progress line not erased: {log}");
     }
-    assert!(log.contains("Search stopped: OutOfTime"), "{log}");
+    assert!(log.contains("Search stopped: time limit reached"), "{log}");
     // --quiet: no progress line.
     let out = Command::new("script")
         .args(["-qec", &format!("{command} --quiet"), "/dev/null"])

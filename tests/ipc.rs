@@ -6,6 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "asp_common.rs"]
+mod common;
+
 use corvus::heuristic::{HeuristicKind, blind, lmcount, lmcut, relax};
 use corvus::planner::{self, Config, Options, Status};
 use corvus::search::{Limits, Strategy};
@@ -22,9 +25,9 @@ fn shared_ipc() -> Option<PathBuf> {
     if ipc.is_dir() {
         Some(ipc)
     } else {
-        eprintln!(
-            "note: {} not present; only the vendored problems are used",
-            ipc.display()
+        common::shared_missing(
+            &ipc.display().to_string(),
+            "the shared IPC corpus (only the vendored problems were used)",
         );
         None
     }

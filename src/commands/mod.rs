@@ -80,6 +80,7 @@ impl CommandError {
         }
     }
 
+    /// An I/O error, printed as `what: error` (`what` names the file first).
     fn io(what: impl Into<String>) -> impl FnOnce(io::Error) -> CommandError {
         let what = what.into();
         move |source| CommandError::Io { what, source }
@@ -103,7 +104,7 @@ fn read_file(path: &Path) -> Result<String, CommandError> {
 fn write_stdout(write: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<()>) -> Result<(), CommandError> {
     let mut out = io::stdout().lock();
     match write(&mut out).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CommandError::io("cannot write to stdout")(e)),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CommandError::io("stdout: cannot write")(e)),
         _ => Ok(()),
     }
 }
@@ -119,7 +120,7 @@ fn write_stats(path: Option<&Path>, stats: &Stats, exit_code: i32) -> i32 {
             .write(path, exit_code)
             .map(|()| exit_code)
             .map_err(CommandError::io(format!(
-                "cannot write statistics file {}",
+                "{}: cannot write statistics file",
                 path.display()
             ))),
     )

@@ -164,7 +164,8 @@ pub enum GenerateFamily {
 
 #[derive(clap::Args)]
 pub struct GenerateHanoiArgs {
-    #[arg(long, value_name = "N")]
+    /// Number of discs, 1 to 1000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::puzzles::asp::frame_stewart::MAX_DISCS)))]
     discs: u32,
     /// Moves made before the instance starts (0 = all discs on peg 1).
     #[arg(long, value_name = "S", default_value_t = 0)]
@@ -173,7 +174,7 @@ pub struct GenerateHanoiArgs {
     #[arg(long, value_name = "K")]
     steps: u64,
     /// 4 (Frame–Stewart) or 3 (the classic puzzle; disk(4) is left out, so peg 4 does not exist).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(3..=4))]
     pegs: u32,
 }
 

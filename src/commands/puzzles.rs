@@ -107,7 +107,7 @@ fn import(level_file: &Path, level: usize, asp_steps: Option<u64>, output: Optio
         write_stdout(|out| out.write_all(text.as_bytes()))?;
         return Ok(exit::PLAN_FOUND);
     };
-    std::fs::write(path, text).map_err(CommandError::io(format!("cannot write file {}", path.display())))?;
+    std::fs::write(path, text).map_err(CommandError::io(format!("{}: cannot write file", path.display())))?;
     eprintln!(
         "level {level} of {} ({}) written to {}",
         level_file.display(),
@@ -133,7 +133,7 @@ pub fn sokoban_replay(level_file: &Path, level: usize, lurd: &str) -> i32 {
 
 fn replay(level_file: &Path, level: usize, lurd: &str) -> Result<i32, CommandError> {
     let l = xsb::load_level(level_file, level)?;
-    let moves = xsb::lurd_argument(lurd).map_err(CommandError::io("cannot read stdin"))?;
+    let moves = xsb::lurd_argument(lurd).map_err(CommandError::io("stdin: cannot read"))?;
     let end = l.replay_lurd(&moves)?;
     write_stdout(|out| out.write_all(end.to_xsb().as_bytes()))?;
     if end.solved() {

@@ -1,28 +1,74 @@
 //! `corvus solve` and `corvus validate`.
 
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use super::stats_json::{SolveStats, Stats};
-use super::{CommandError, finish, read_file, write_stats};
+use super::{CommandError, finish, read_file, write_stats, write_stdout};
 use crate::exit;
+use crate::ground::GroundStats;
+use crate::limits;
 use crate::plan;
 use crate::planner::{self, FoundPlan, Options, Report};
 
-/// Solves the task, writes the plan to `plan_file` (with `--anytime`, each
-/// better plan to `plan_file.1`, `.2`, ...) and the statistics to
-/// `stats_json` (when given, also after an error).
+/// `--plan-file -`: the plan goes to stdout.
+pub const STDOUT: &str = "-";
+
+/// Solves the task, writes the plan to `plan_file` (stdout for `-`; with
+/// `--anytime`, each better plan to `plan_file.1`, `.2`, ...) and the
+/// statistics to `stats_json` (when given, also after an error or a stop).
+/// Plan files of an earlier run are removed first.
 pub fn solve(domain: &Path, problem: &Path, options: &Options, plan_file: &Path, stats_json: Option<&Path>) -> i32 {
+    if plan_file != Path::new(STDOUT)
+        && let Err(e) = planner::remove_plan_files(plan_file)
+    {
+        let e = CommandError::io(format!("{}: cannot remove the old plan file", plan_file.display()))(e);
+        return conclude(Err(e), options, stats_json);
+    }
+    // A stop outside the search ends the process from its checkpoint
+    // (see `limits::exit_report`), with the same log and statistics.
+    let (opts, plan, stats) = (
+        options.clone(),
+        plan_file.to_path_buf(),
+        stats_json.map(Path::to_path_buf),
+    );
+    limits::exit_report(move |stopped| {
+        // This may run on the watchdog thread: the start comes from the stop.
+        let start = Instant::now().checked_sub(stopped.elapsed).unwrap_or_else(Instant::now);
+        let report = planner::stopped_report(stopped.clone(), GroundStats::default(), start, &opts);
+        conclude(Ok((report, plan.clone())), &opts, stats.as_deref())
+    });
     let result = if options.anytime {
         solve_anytime(domain, problem, options, plan_file)
     } else {
         solve_and_write_plan(domain, problem, options, plan_file).map(|report| (report, plan_file.to_path_buf()))
     };
+    conclude(result, options, stats_json)
+}
+
+/// Logs the outcome, writes the statistics and returns the exit code.
+/// `written`: the file of the (best) plan.
+fn conclude(result: Result<(Report, PathBuf), CommandError>, options: &Options, stats_json: Option<&Path>) -> i32 {
     let (code, stats) = match result {
-        Ok((report, written)) => (
-            report.status.exit_code(),
-            Stats::Solve(SolveStats::new(&report, &written)),
-        ),
+        Ok((report, written)) => {
+            if options.verbose {
+                eprintln!(
+                    "configuration: {} | status: {} | total time {:.3}s",
+                    report.config,
+                    report.status.describe(),
+                    report.total_time.as_secs_f64()
+                );
+            }
+            if report.plan.is_none() {
+                eprintln!("{}", report.status.describe());
+            }
+            (
+                report.status.exit_code(),
+                Stats::Solve(SolveStats::new(&report, &written)),
+            )
+        }
         Err(e) => {
             eprintln!("error: {e}");
             (e.exit_code(), Stats::error(e.to_string()))
@@ -38,27 +84,21 @@ fn solve_and_write_plan(
     plan_file: &Path,
 ) -> Result<Report, CommandError> {
     let report = planner::solve_files(domain, problem, options)?;
-    log_outcome(&report, options);
-    let Some(found) = &report.plan else {
-        return Ok(report);
-    };
-    write_plan(found, plan_file, options)?;
+    if let Some(found) = &report.plan {
+        write_plan(found, plan_file, options)?;
+    }
     Ok(report)
 }
 
-/// `--anytime`: removes the numbered plan files of an earlier run, then
-/// writes each plan as it is found to the next numbered file (the IPC
-/// anytime convention). Returns the report and the file of the best plan.
+/// `--anytime`: writes each plan as it is found to the next numbered file
+/// (the IPC anytime convention; those of an earlier run are gone already).
+/// Returns the report and the file of the best plan.
 fn solve_anytime(
     domain: &Path,
     problem: &Path,
     options: &Options,
     plan_file: &Path,
 ) -> Result<(Report, PathBuf), CommandError> {
-    remove_numbered_plan_files(plan_file).map_err(CommandError::io(format!(
-        "cannot remove the numbered plan files of {}",
-        plan_file.display()
-    )))?;
     let mut written = 0;
     let mut write_error = None;
     let mut on_plan = |found: &FoundPlan| {
@@ -78,29 +118,18 @@ fn solve_anytime(
     if let Some(e) = write_error {
         return Err(e);
     }
-    log_outcome(&report, options);
     Ok((report, numbered_plan_file(plan_file, written)))
 }
 
-/// The log's last word on a run: its configuration and status.
-fn log_outcome(report: &Report, options: &Options) {
-    if options.verbose {
-        eprintln!(
-            "configuration: {} | status: {} | total time {:.3}s",
-            report.config,
-            report.status.describe(),
-            report.total_time.as_secs_f64()
-        );
-    }
-    if report.plan.is_none() {
-        eprintln!("{}", report.status.describe());
-    }
-}
-
+/// Writes a plan in the IPC format to `path`, or to stdout for `-`.
 fn write_plan(found: &FoundPlan, path: &Path, options: &Options) -> Result<(), CommandError> {
-    found
-        .write_plan_file(path)
-        .map_err(CommandError::io(format!("cannot write plan file {}", path.display())))?;
+    if path == Path::new(STDOUT) {
+        write_stdout(|out| out.write_all(found.to_ipc().as_bytes()))?;
+    } else {
+        found
+            .write_plan_file(path)
+            .map_err(CommandError::io(format!("{}: cannot write plan file", path.display())))?;
+    }
     if options.verbose {
         eprintln!(
             "plan written to {} (length {}, cost {})",
@@ -112,42 +141,14 @@ fn write_plan(found: &FoundPlan, path: &Path, options: &Options) -> Result<(), C
     Ok(())
 }
 
-/// `sas_plan.3` for `sas_plan` and 3.
+/// `sas_plan.3` for `sas_plan` and 3 (`-.3` is not a thing: stdout stays stdout).
 fn numbered_plan_file(plan_file: &Path, number: usize) -> PathBuf {
+    if plan_file == Path::new(STDOUT) {
+        return plan_file.to_path_buf();
+    }
     let mut name = plan_file.as_os_str().to_os_string();
     name.push(format!(".{number}"));
     PathBuf::from(name)
-}
-
-/// Removes every `PLAN_FILE.N` (N a number) next to `plan_file`, so that
-/// the numbered plans after a run are that run's only.
-pub fn remove_numbered_plan_files(plan_file: &Path) -> std::io::Result<()> {
-    let Some(name) = plan_file.file_name().and_then(|n| n.to_str()) else {
-        return Ok(());
-    };
-    let dir = match plan_file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let prefix = format!("{name}.");
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        // No directory yet: nothing stale in it (writing the plan will say why).
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e),
-    };
-    for entry in entries {
-        let entry = entry?;
-        let file_name = entry.file_name();
-        let is_numbered = file_name
-            .to_str()
-            .and_then(|f| f.strip_prefix(&prefix))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        if is_numbered && entry.file_type()?.is_file() {
-            std::fs::remove_file(entry.path())?;
-        }
-    }
-    Ok(())
 }
 
 /// Checks a plan file against a task; the verdict goes to stdout.
@@ -157,8 +158,22 @@ pub fn validate(domain: &Path, problem: &Path, plan_path: &Path) -> i32 {
 
 fn validate_plan_file(domain: &Path, problem: &Path, plan_path: &Path) -> Result<i32, CommandError> {
     let (domain, problem) = crate::pddl::load(domain, problem)?;
-    let plan = plan::parse_plan(&read_file(plan_path)?, &plan_path.display().to_string())?;
-    Ok(match plan::validate(&domain, &problem, &plan) {
+    let text = read_file(plan_path)?;
+    let file = plan_path.display().to_string();
+    // The steps are replayed as they are read, so that the memory is the
+    // text's and not that of its steps. A syntax error anywhere in the file
+    // wins over the replay's verdict, as when the plan is read at once.
+    let mut steps = plan::plan_steps(&text, &file);
+    let mut syntax_error = None;
+    let verdict = plan::validate_steps(
+        &domain,
+        &problem,
+        steps.by_ref().map_while(|s| s.map_err(|e| syntax_error = Some(e)).ok()),
+    );
+    if let Some(e) = syntax_error.or_else(|| steps.find_map(Result::err)) {
+        return Err(e.into());
+    }
+    Ok(match verdict {
         Ok(v) => {
             println!("plan valid: {} steps, cost {}", v.length, v.cost);
             exit::PLAN_FOUND

@@ -342,6 +342,7 @@ struct RunContext<'a> {
 
 impl RunContext<'_> {
     fn run(&self, at: usize, binding: &mut [u32], out: &mut Vec<Tuple>) {
+        crate::limits::checkpoint();
         let Some(step) = self.steps.get(at) else {
             out.push(binding.into());
             return;

@@ -119,6 +119,9 @@ fn ground_reachable(
 ) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
     let mut grounder = Grounder::new(domain, problem, normal)?;
+    // A stop while grounding names the rule at work (an action, its
+    // effects, a derived predicate) and its size.
+    crate::limits::set_items(grounder.rules.iter().map(|r| grounder.describe_size(r)).collect());
     grounder.reach();
     let static_facts = grounder.num_static_facts();
     let task = grounder.into_task(problem)?;
@@ -559,9 +562,52 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// An upper bound on the bindings of a rule, for the message of a
+    /// grounding that is stopped: the product of its parameters' numbers of
+    /// values, each at most the size of a unary static precondition on it.
+    fn describe_size(&self, rule: &Rule) -> String {
+        let sets = self.types.sets();
+        let values: Vec<usize> = rule
+            .param_sets
+            .iter()
+            .enumerate()
+            .map(|(v, &set)| {
+                let unary_static = rule
+                    .pos_static
+                    .iter()
+                    .filter(|a| a.args.len() == 1 && matches!(a.args[0], Arg::Var(w) if w == v))
+                    .map(|a| self.relations[a.pred as usize].len());
+                unary_static.fold(sets[set].objects.len(), usize::min)
+            })
+            .collect();
+        let bound = values.iter().fold(1u128, |n, &k| n.saturating_mul(k as u128));
+        let factors: Vec<String> = values.iter().map(usize::to_string).collect();
+        let (what, unit) = match rule.kind {
+            RuleKind::Action(a) => (format!("action {}", self.actions[a].normal.name), "ground operators"),
+            RuleKind::Effect { action, .. } => (
+                format!("effects of action {}", self.actions[action].normal.name),
+                "ground effects",
+            ),
+            RuleKind::Axiom(a) => (
+                format!("rule for {}", self.predicates.name(self.axioms[a].head.pred)),
+                "ground rules",
+            ),
+        };
+        format!(
+            "{what}: up to {bound} {unit} ({} parameter values)",
+            if factors.is_empty() {
+                "no".to_string()
+            } else {
+                factors.join("·")
+            }
+        )
+    }
+
     /// Records newly found bindings of a rule and reaches what they make true.
     fn add_bindings(&mut self, rule: usize, bindings: Vec<Tuple>) {
+        crate::limits::set_item(rule);
         for binding in bindings {
+            crate::limits::checkpoint();
             if !self.found[rule].insert(binding.clone()) {
                 continue;
             }
@@ -582,6 +628,7 @@ impl<'a> Grounder<'a> {
         let sets = self.types.sets();
         let mut found: Vec<(usize, Vec<Tuple>)> = Vec::new();
         for plan in &self.untriggered {
+            crate::limits::set_item(plan.action);
             let mut out = Vec::new();
             let params = &self.rules[plan.action].param_sets;
             plan.run(None, &self.relations, sets, params, &mut out);
@@ -595,6 +642,7 @@ impl<'a> Grounder<'a> {
             self.relations[pred as usize].insert(args.clone());
             for k in 0..self.triggered[pred as usize].len() {
                 let plan = &self.triggered[pred as usize][k];
+                crate::limits::set_item(plan.action);
                 let params = &self.rules[plan.action].param_sets;
                 plan.run(Some(&args), &self.relations, self.types.sets(), params, &mut out);
                 let rule = plan.action;
@@ -686,6 +734,7 @@ impl<'a> Grounder<'a> {
         });
         let mut operators = Vec::with_capacity(found.len());
         for (action, binding) in found {
+            crate::limits::checkpoint();
             let s = &self.actions[action];
             // `None` cannot happen (the binding was found from reached
             // facts), but an operator with an unreachable precondition is

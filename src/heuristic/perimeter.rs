@@ -158,6 +158,7 @@ impl PerimeterTable {
         let mut exhausted = true;
         let mut popped: u64 = 0;
         while let Some(Reverse((d, id))) = queue.pop() {
+            crate::limits::checkpoint();
             if d > dist[id as usize] {
                 continue;
             }

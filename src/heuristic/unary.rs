@@ -97,6 +97,7 @@ impl RelaxedTask {
         };
         let mut effects = Vec::new();
         for (id, op) in task.operators.iter().enumerate() {
+            crate::limits::checkpoint();
             let pre = rt.negations.condition(&op.pre, &op.pre_neg);
             effects.clear();
             effects.extend_from_slice(&op.add);

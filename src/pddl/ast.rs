@@ -8,6 +8,40 @@ pub struct Location {
     pub col: usize,
 }
 
+/// Line and column of byte offsets asked for in increasing order, in one pass
+/// over the text (pest's own `line_col` counts from the start of the line on
+/// every call, which is quadratic in the length of a long line: a one-line
+/// file of 8 MB took minutes). A line ends
+/// at `\n`; a column counts characters.
+pub struct Places<'t> {
+    text: &'t str,
+    offset: usize,
+    location: Location,
+}
+
+impl<'t> Places<'t> {
+    pub fn new(text: &'t str) -> Self {
+        Places {
+            text,
+            offset: 0,
+            location: Location { line: 1, col: 1 },
+        }
+    }
+
+    pub fn at(&mut self, offset: usize) -> Location {
+        for c in self.text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.location.line += 1;
+                self.location.col = 1;
+            } else {
+                self.location.col += 1;
+            }
+        }
+        self.offset = offset;
+        self.location
+    }
+}
+
 /// A declared type and the types it is a subtype of (`- (either a b)` gives two
 /// parents). Types without a declared parent have the parent `object`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -263,6 +263,42 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// The shortest cycle of parent links from `ty` back to itself, as the
+/// names along it (`a - b - a`: `a` is a `b`, which is an `a`), if any.
+fn type_cycle<'d>(domain: &'d Domain, ty: &'d str) -> Option<Vec<&'d str>> {
+    let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
+    for decl in &domain.types {
+        parents
+            .entry(decl.name.as_str())
+            .or_default()
+            .extend(decl.parents.iter().map(String::as_str));
+    }
+    // Breadth-first from `ty`, remembering through which type each was reached.
+    let mut reached_from: HashMap<&str, &str> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([ty]);
+    while let Some(t) = queue.pop_front() {
+        for &p in parents.get(t).into_iter().flatten() {
+            if p == ty {
+                let mut path = vec![ty, t];
+                let mut at = t;
+                while at != ty {
+                    at = reached_from[at];
+                    path.push(at);
+                }
+                path.reverse();
+                path.pop();
+                path.push(ty);
+                return Some(path);
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = reached_from.entry(p) {
+                e.insert(t);
+                queue.push_back(p);
+            }
+        }
+    }
+    None
+}
+
 /// Checks a domain on its own. `type_locations` gives where each entry of
 /// `domain.types` is declared (same order).
 pub(crate) fn domain(domain: &Domain, type_locations: &[Location], file: &str) -> Res<()> {
@@ -271,6 +307,15 @@ pub(crate) fn domain(domain: &Domain, type_locations: &[Location], file: &str) -
         if let Some(p) = t.parents.iter().find(|p| !c.types.is_declared(p)) {
             let location = type_locations.get(i).copied().unwrap_or_default();
             return Err(c.error(location, format!("undeclared type `{p}` (parent of `{}`)", t.name)));
+        }
+    }
+    for (i, t) in domain.types.iter().enumerate() {
+        if let Some(cycle) = type_cycle(domain, &t.name) {
+            let location = type_locations.get(i).copied().unwrap_or_default();
+            return Err(c.error(
+                location,
+                format!("the type hierarchy has a cycle: {}", cycle.join(" - ")),
+            ));
         }
     }
     c.declared_types(&domain.constants)?;
@@ -364,15 +409,28 @@ pub(crate) fn problem(domain: &Domain, problem: &Problem, init_locations: Option
     c.condition(&problem.goal, &mut Vec::new(), &terms)
 }
 
+/// A problem written for another domain (its `(:domain NAME)` names a
+/// domain other than the domain file's) is an input error, as in Fast
+/// Downward: its predicates may agree by accident. A problem without
+/// `(:domain ...)` is taken for the given domain.
+pub(crate) fn domain_name(domain: &Domain, problem: &Problem, location: Location, file: &str) -> Res<()> {
+    if problem.domain.is_empty() || problem.domain == domain.name {
+        return Ok(());
+    }
+    Err(PddlError {
+        kind: ErrorKind::Semantic,
+        file: file.to_string(),
+        location,
+        message: format!(
+            "problem `{}` is for domain `{}`, but the domain file defines domain `{}`",
+            problem.name, problem.domain, domain.name
+        ),
+    })
+}
+
 /// Things worth telling the user that do not stop planning.
 pub fn warnings(domain: &Domain, problem: &Problem) -> Vec<String> {
     let mut out = Vec::new();
-    if !problem.domain.is_empty() && problem.domain != domain.name {
-        out.push(format!(
-            "problem `{}` is for domain `{}`, but the domain file defines `{}`",
-            problem.name, problem.domain, domain.name
-        ));
-    }
     if problem.minimize_total_cost && !domain.functions.iter().any(|f| f.name == "total-cost") {
         out.push("the metric minimizes `total-cost`, which the domain does not declare".to_string());
     }

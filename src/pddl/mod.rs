@@ -27,14 +27,27 @@ pub enum ErrorKind {
     Semantic,
 }
 
-/// An input error with its place: `file:line:col: message`.
+/// An input error with its place: `file:line:col: message`, or
+/// `file: message` for a file that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{}:{}: {message}", location.line, location.col)]
 pub struct PddlError {
     pub kind: ErrorKind,
     pub file: String,
     pub location: Location,
     pub message: String,
+}
+
+impl std::fmt::Display for PddlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            ErrorKind::Io => write!(f, "{}: {}", self.file, self.message),
+            _ => write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.location.line, self.location.col, self.message
+            ),
+        }
+    }
 }
 
 /// Parses a domain file's text and checks it on its own (declared types,
@@ -51,12 +64,13 @@ pub fn parse_problem(text: &str, file: &str) -> Result<Problem, PddlError> {
     parse::problem(text, file).map(|(problem, _)| problem)
 }
 
-/// Checks a problem against its domain: declared predicates, objects and
-/// types, arities, and that every argument's type fits. A domain name that
-/// differs from the problem's `(:domain ...)` is only a warning (see
-/// [`warnings`]). The AST keeps no place for initial facts, so errors in
-/// them point at 0:0 here; [`load`] reports their real place.
+/// Checks a problem against its domain: the domain's name in the problem's
+/// `(:domain ...)`, declared predicates, objects and types, arities, and
+/// that every argument's type fits. The AST keeps no place for initial
+/// facts and the domain name, so errors in them point at 0:0 here; [`load`]
+/// reports their real place.
 pub fn check(domain: &Domain, problem: &Problem, problem_file: &str) -> Result<(), PddlError> {
+    check::domain_name(domain, problem, Location::default(), problem_file)?;
     check::problem(domain, problem, None, problem_file)
 }
 
@@ -95,8 +109,9 @@ pub fn load(domain_path: &Path, problem_path: &Path) -> Result<(Domain, Problem)
 /// places of errors in initial facts (unlike [`check`]). As with [`load`],
 /// the objects come back without the names that are domain constants.
 pub fn parse_problem_for(domain: &Domain, text: &str, file: &str) -> Result<Problem, PddlError> {
-    let (mut problem, init_locations) = parse::problem(text, file)?;
-    check::problem(domain, &problem, Some(&init_locations), file)?;
+    let (mut problem, places) = parse::problem(text, file)?;
+    check::domain_name(domain, &problem, places.domain, file)?;
+    check::problem(domain, &problem, Some(&places.init), file)?;
     // Objects that are also domain constants are dropped here, so that later
     // stages can simply take constants followed by objects.
     problem

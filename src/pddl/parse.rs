@@ -100,18 +100,19 @@ pub(crate) fn read_sexp(text: &str, file: &str) -> Result<Sexp, PddlError> {
             location: Location { line: 1, col: 1 },
             message: "expected `(`".to_string(),
         })?;
-    Ok(to_sexp(list))
+    Ok(to_sexp(list, &mut Places::new(text)))
 }
 
-fn to_sexp(pair: Pair<'_, Rule>) -> Sexp {
-    let (line, col) = pair.line_col();
-    let location = Location { line, col };
+/// The pairs are visited in the order of the text, as [`Places`] needs.
+fn to_sexp(pair: Pair<'_, Rule>, places: &mut Places) -> Sexp {
+    crate::limits::checkpoint();
+    let location = places.at(pair.as_span().start());
     let text = pair.as_str().to_lowercase();
     let token = match pair.as_rule() {
         Rule::list => Token::List(
             pair.into_inner()
                 .filter(|p| !matches!(p.as_rule(), Rule::open | Rule::close))
-                .map(to_sexp)
+                .map(|p| to_sexp(p, places))
                 .collect(),
         ),
         Rule::variable => Token::Variable(text),
@@ -846,7 +847,7 @@ impl Reader<'_> {
         Ok((domain, type_locations))
     }
 
-    fn problem(&self, top: &Sexp) -> Res<(Problem, Vec<Location>)> {
+    fn problem(&self, top: &Sexp) -> Res<(Problem, ProblemPlaces)> {
         let (name, sections) = self.define(top, "problem")?;
         let mut problem = Problem {
             name,
@@ -858,6 +859,7 @@ impl Reader<'_> {
             minimize_total_cost: false,
         };
         let mut init_locations = Vec::new();
+        let mut domain_location = Location::default();
         let mut requirements = Vec::new();
         let mut has_goal = false;
         // By name, in the order first declared.
@@ -866,7 +868,10 @@ impl Reader<'_> {
             let (keyword, items) = self.section(s, "problem")?;
             match keyword {
                 "domain" => match items {
-                    [d] => problem.domain = self.name(d, "the domain name")?.to_string(),
+                    [d] => {
+                        problem.domain = self.name(d, "the domain name")?.to_string();
+                        domain_location = d.location;
+                    }
                     _ => return Err(self.syntax(s.location, "expected `(:domain NAME)`")),
                 },
                 "requirements" => self.requirements(items, &mut requirements)?,
@@ -905,7 +910,11 @@ impl Reader<'_> {
             return Err(self.syntax(top.location, "the problem has no `(:goal ...)`"));
         }
         problem.objects = objects.into_values().collect();
-        Ok((problem, init_locations))
+        let places = ProblemPlaces {
+            init: init_locations,
+            domain: domain_location,
+        };
+        Ok((problem, places))
     }
 
     fn init_fact(&self, s: &Sexp, problem: &mut Problem, locations: &mut Vec<Location>) -> Res<()> {
@@ -993,7 +1002,14 @@ pub(crate) fn domain(text: &str, file: &str) -> Res<(Domain, Vec<Location>)> {
 
 /// Reads a problem file's text; also returns where each init fact stands,
 /// in the order of `Problem::init` (the AST's ground atoms carry no place).
-pub(crate) fn problem(text: &str, file: &str) -> Res<(Problem, Vec<Location>)> {
+/// Where the parts of a problem that its AST keeps no place for stand.
+pub(crate) struct ProblemPlaces {
+    pub init: Vec<Location>,
+    /// The name in `(:domain NAME)`.
+    pub domain: Location,
+}
+
+pub(crate) fn problem(text: &str, file: &str) -> Res<(Problem, ProblemPlaces)> {
     let reader = Reader { file };
     reader.problem(&read_sexp(text, file)?)
 }

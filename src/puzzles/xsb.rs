@@ -25,14 +25,23 @@ use crate::exit;
 /// the competition's Sokoban instances in the shared set (0516, 200 steps).
 pub const DEFAULT_ASP_STEPS: u64 = 200;
 
-/// A level that cannot be read, with its place: `file:line:col: message`.
+/// A level that cannot be read, with its place: `file:line:col: message`,
+/// or `file: message` when the error has no place (line 0).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}:{}{message}", place(*line, *col))]
 pub struct XsbError {
     pub file: String,
     pub line: usize,
     pub col: usize,
     pub message: String,
+}
+
+fn place(line: usize, col: usize) -> String {
+    if line == 0 {
+        " ".to_string()
+    } else {
+        format!("{line}:{col}: ")
+    }
 }
 
 impl XsbError {
@@ -86,6 +95,13 @@ fn is_board_row(line: &str) -> bool {
 }
 
 /// Reads level `number` (from 1) of an XSB text.
+/// The largest level read: rows × the longest row's length. A level's
+/// problem grows with its cells (about 275 bytes of PDDL per cell, and more
+/// for the ASP facts and the grounded task); 250,000 cells (500 × 500) is
+/// some 70 MB of PDDL, far beyond the largest levels of the usual
+/// collections (about 50 × 50), and a 2000 × 2000 level would be 1.1 GB.
+pub const MAX_CELLS: usize = 250_000;
+
 pub fn parse_level(text: &str, file: &str, number: usize) -> Result<Level, XsbError> {
     let error = |line: usize, col: usize, message: String| XsbError {
         file: file.to_string(),
@@ -119,6 +135,17 @@ pub fn parse_level(text: &str, file: &str, number: usize) -> Result<Level, XsbEr
         return Err(error(1, 1, format!("there is no level {number}: the file has {found}")));
     };
     let first_line = start + 1;
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    if rows.len().saturating_mul(width) > MAX_CELLS {
+        return Err(error(
+            first_line,
+            1,
+            format!(
+                "the level is {width} × {} cells; at most {MAX_CELLS} cells (e.g. 500 × 500) are read",
+                rows.len()
+            ),
+        ));
+    }
     let mut walls = Vec::with_capacity(rows.len());
     let mut goals = BTreeSet::new();
     let mut stones = BTreeSet::new();

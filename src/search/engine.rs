@@ -494,7 +494,7 @@ impl Engine<'_, '_, '_> {
                     self.task.plan_cost(plan)
                 ),
                 Outcome::Unsolvable => eprintln!("Search space exhausted: no solution (within the bound)"),
-                other => eprintln!("Search stopped: {other:?}"),
+                other => eprintln!("Search stopped: {}", other.describe()),
             }
             eprintln!("Expanded {} state(s).", s.expanded);
             eprintln!("Evaluated {} state(s).", s.evaluated);

@@ -1,13 +1,16 @@
-//! Time, memory and interrupt checks for the search loop, and the syntax of
-//! the time and memory limits on the command line.
+//! Time, memory and interrupt checks for the search loop.
 //!
 //! The engine calls [`Monitor::check`] every few hundred units of work; the
 //! clock is cheap to read, `/proc/self/status` is read at most every 100 ms.
+//! Besides its own limits (a portfolio entry's share of the time), the
+//! monitor honours a stop of the whole run ([`crate::limits`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Limits, Outcome};
+use crate::limits::Stop;
+pub use crate::limits::resident_set_bytes;
 
 /// How often the resident set size is read from `/proc`.
 const RSS_PERIOD: Duration = Duration::from_millis(100);
@@ -48,6 +51,12 @@ impl<'a> Monitor<'a> {
         if self.interrupt.load(Ordering::Relaxed) {
             return Some(Outcome::Interrupted);
         }
+        match crate::limits::requested() {
+            Some(Stop::Interrupted) => return Some(Outcome::Interrupted),
+            Some(Stop::OutOfTime) => return Some(Outcome::OutOfTime),
+            Some(Stop::OutOfMemory) => return Some(Outcome::OutOfMemory),
+            None => {}
+        }
         let now = Instant::now();
         if self.last_rss_read.is_none_or(|t| now.duration_since(t) >= RSS_PERIOD) {
             self.last_rss_read = Some(now);
@@ -64,67 +73,6 @@ impl<'a> Monitor<'a> {
             return Some(Outcome::OutOfMemory);
         }
         None
-    }
-}
-
-/// VmRSS of this process, where `/proc` offers it.
-pub fn resident_set_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-impl Limits {
-    /// Reads a `--time-limit`: seconds, or a number with a unit: `30s`,
-    /// `5m` (or `5min`), `1h`; fractions are allowed.
-    pub fn parse_time_limit(s: &str) -> Result<Duration, String> {
-        let s = s.trim();
-        let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-            Some(i) => (&s[..i], &s[i..]),
-            None => (s, "s"),
-        };
-        let value: f64 = number
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}` is not a duration (expected e.g. 30, 30s, 5m, 1h)"))?;
-        let seconds = match unit {
-            "s" => value,
-            "m" | "min" => value * 60.0,
-            "h" => value * 3600.0,
-            _ => return Err(format!("unknown time unit `{unit}` (expected s, m or h)")),
-        };
-        if !seconds.is_finite() || seconds < 0.0 {
-            return Err(format!("`{s}` is not a non-negative duration"));
-        }
-        Ok(Duration::from_secs_f64(seconds))
-    }
-
-    /// Reads a `--memory-limit` in bytes: a number with a binary unit `K`,
-    /// `M`, `G` or `T` (any case, `B` or `iB` may follow), or a plain number
-    /// of MiB.
-    pub fn parse_memory_limit(s: &str) -> Result<u64, String> {
-        let s = s.trim();
-        let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-            Some(i) => (&s[..i], s[i..].to_ascii_uppercase()),
-            None => (s, "M".to_string()),
-        };
-        let value: f64 = number
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}` is not a memory size (expected e.g. 512M, 8G)"))?;
-        let factor = match unit.trim_end_matches(['B', 'I']) {
-            "K" => 1u64 << 10,
-            "M" => 1 << 20,
-            "G" => 1 << 30,
-            "T" => 1 << 40,
-            "" => 1,
-            _ => return Err(format!("unknown memory unit `{unit}` (expected K, M or G)")),
-        };
-        if !value.is_finite() || value < 0.0 {
-            return Err(format!("`{s}` is not a non-negative memory size"));
-        }
-        Ok((value * factor as f64) as u64)
     }
 }
 
@@ -156,44 +104,5 @@ mod tests {
         assert_eq!(m.check(0), Some(Outcome::OutOfTime));
         flag.store(true, Ordering::Relaxed);
         assert_eq!(m.check(0), Some(Outcome::Interrupted));
-    }
-
-    #[test]
-    fn time_limits_in_seconds_minutes_and_hours() {
-        let parse = Limits::parse_time_limit;
-        assert_eq!(parse("30"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse(" 1.5s "), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse("5m"), Ok(Duration::from_secs(300)));
-        assert_eq!(parse("2min"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse("1h"), Ok(Duration::from_secs(3600)));
-        assert_eq!(
-            parse("soon"),
-            Err("`soon` is not a duration (expected e.g. 30, 30s, 5m, 1h)".to_string())
-        );
-        assert_eq!(
-            parse("3d"),
-            Err("unknown time unit `d` (expected s, m or h)".to_string())
-        );
-        assert_eq!(parse("-1s"), Err("`-1s` is not a non-negative duration".to_string()));
-    }
-
-    #[test]
-    fn memory_limits_in_binary_units_or_mib() {
-        let parse = Limits::parse_memory_limit;
-        assert_eq!(parse("512"), Ok(512 << 20));
-        assert_eq!(parse("512M"), Ok(512 << 20));
-        assert_eq!(parse("8G"), Ok(8 << 30));
-        assert_eq!(parse("8gib"), Ok(8 << 30));
-        assert_eq!(parse("64KB"), Ok(64 << 10));
-        assert_eq!(parse("1.5K"), Ok(1536));
-        assert_eq!(
-            parse("lots"),
-            Err("`lots` is not a memory size (expected e.g. 512M, 8G)".to_string())
-        );
-        assert_eq!(
-            parse("3P"),
-            Err("unknown memory unit `P` (expected K, M or G)".to_string())
-        );
-        assert_eq!(parse("-1G"), Err("`-1G` is not a non-negative memory size".to_string()));
     }
 }

@@ -135,16 +135,7 @@ mod registry_tests {
     }
 }
 
-/// Resource limits; `None` means unlimited.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Limits {
-    pub time: Option<Duration>,
-    pub memory_bytes: Option<u64>,
-    /// Most states to expand. Unlike time, this stops a search at the same
-    /// point on every machine, so a portfolio's cheap first tries give the
-    /// same answers everywhere.
-    pub expansions: Option<u64>,
-}
+pub use crate::limits::Limits;
 
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -195,6 +186,21 @@ pub enum Outcome {
     Interrupted,
 }
 
+impl Outcome {
+    /// The log text (`time limit reached`).
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Outcome::Solved(_) => "solution found",
+            Outcome::Unsolvable => "no solution (within the bound)",
+            Outcome::Incomplete => "no solution and no proof",
+            Outcome::OutOfTime => "time limit reached",
+            Outcome::OutOfMemory => "memory limit reached",
+            Outcome::ExpansionLimit => "expansion limit reached",
+            Outcome::Interrupted => "interrupted",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Statistics {
     pub expanded: u64,
@@ -221,10 +227,8 @@ pub fn search(
     engine::run(task, guide, prune, config, interrupt_flag())
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
 /// Set this (e.g. from a Ctrl-C handler) to stop every running search with
 /// [`Outcome::Interrupted`]. It is never cleared by the engine.
 pub fn interrupt_flag() -> &'static AtomicBool {
-    &INTERRUPTED
+    crate::limits::interrupt_flag()
 }

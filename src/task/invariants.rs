@@ -43,6 +43,7 @@ const MAX_WORK: usize = 300_000_000;
 /// below reads only unconditional effects, and would take derived facts
 /// (which no operator adds) for invariant.
 pub fn invariant_groups(task: &Task) -> Vec<MutexGroup> {
+    let _phase = crate::limits::phase(crate::limits::Phase::InvariantSynthesis);
     if task.has_conditional_effects() || task.has_axioms() {
         return Vec::new();
     }
@@ -284,6 +285,7 @@ fn check_schema(task: &Task, names: &FactNames, schema: &[Member]) -> SchemaOutc
     let mut refinements = BTreeSet::new();
     let mut entries: Vec<(u32, u8, FactId)> = Vec::new();
     for op in &task.operators {
+        crate::limits::checkpoint();
         entries.clear();
         for (role, list) in [(PRE, &op.pre), (ADD, &op.add), (DEL, &op.del)] {
             for &f in list.iter() {

@@ -265,6 +265,7 @@ impl Projection {
         // (target, source, operator), then bucketed by target.
         let mut found: Vec<(u32, u32, u32)> = Vec::new();
         for (a, op) in ops.iter().enumerate() {
+            crate::limits::checkpoint();
             enumerator.for_each(&op.moves, |s, t| {
                 if s != t {
                     found.push((t as u32, s as u32, a as u32));
@@ -315,6 +316,7 @@ impl Projection {
             }
         }
         while let Some(std::cmp::Reverse((d, t))) = heap.pop() {
+            crate::limits::checkpoint();
             if (dist[t as usize] as u64) < d {
                 continue;
             }
