@@ -7,6 +7,7 @@
 
 mod engine;
 mod limits;
+mod nodes;
 mod open_list;
 mod progress;
 mod successor;
