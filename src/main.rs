@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 use corvus::commands::{self, AspCommand, ShowArgs, SokobanCommand};
 use corvus::heuristic::HeuristicKind;
 use corvus::planner::{Bound, Config, Options};
-use corvus::search::{Limits, SearchKind};
+use corvus::search::{Limits, SearchKind, Strategy, SuccessorOrder};
 
 #[derive(Parser)]
 #[command(
@@ -88,15 +88,21 @@ struct SolveArgs {
     /// Search algorithm.
     #[arg(long, value_parser = search_arg(), default_value = "gbfs")]
     search: &'static SearchKind,
-    /// Heuristic [default: the search algorithm's, see --search].
-    #[arg(long, value_parser = heuristic_arg())]
-    heuristic: Option<&'static HeuristicKind>,
+    /// Heuristic, or a comma-separated list for the lazy searches (one open list each:
+    /// hff,goalcount) [default: the search algorithm's, see --search].
+    #[arg(long, value_parser = heuristic_arg(), value_delimiter = ',', num_args = 1)]
+    heuristic: Vec<&'static HeuristicKind>,
     /// Weight W of weighted A*.
     #[arg(long, default_value_t = 2.0)]
     weight: f64,
     /// Do not use preferred operators (helpful actions of h_FF).
     #[arg(long)]
     no_preferred: bool,
+    /// Lazy searches: the order in which an expanded state's successors enter the open lists.
+    #[arg(long, value_name = "ORDER", default_value = "preferred-first",
+          value_parser = PossibleValuesParser::new(SuccessorOrder::NAMES)
+              .map(|name| SuccessorOrder::parse(&name).unwrap_or_default()))]
+    successor_order: SuccessorOrder,
     /// Exact goal distances near the goal from a backward search, around the heuristic.
     #[arg(long)]
     perimeter: bool,
@@ -135,6 +141,19 @@ fn main() -> ExitCode {
     let _ = ctrlc::set_handler(|| corvus::search::interrupt_flag().store(true, Ordering::SeqCst));
     let code = match cli.command {
         Command::Solve(args) => {
+            if args.heuristic.len() > 1 && !(args.search.strategy)(args.weight).is_lazy() {
+                use clap::CommandFactory;
+                Cli::command()
+                    .error(
+                        clap::error::ErrorKind::ArgumentConflict,
+                        format!(
+                            "--search {} takes one heuristic; several (--heuristic {}) need --search lazy or bfws",
+                            args.search.name,
+                            args.heuristic.iter().map(|k| k.name).collect::<Vec<_>>().join(",")
+                        ),
+                    )
+                    .exit();
+            }
             let options = args.options();
             let stats_json = args.stats_json.as_deref();
             commands::solve(&args.domain, &args.problem, &options, &args.plan_file, stats_json)
@@ -150,7 +169,19 @@ fn main() -> ExitCode {
 impl SolveArgs {
     /// The planner options these arguments ask for.
     fn options(&self) -> Options {
-        let heuristic = self.heuristic.unwrap_or(self.search.default_heuristic);
+        let heuristic = self.heuristic.first().copied().unwrap_or(self.search.default_heuristic);
+        let more_heuristics: &'static [&'static HeuristicKind] = match self.heuristic.get(1..) {
+            // Built once per run: leaking it gives the `'static` list a `Config` holds.
+            Some(more) if !more.is_empty() => more.to_vec().leak(),
+            _ => &[],
+        };
+        let search = match (self.search.strategy)(self.weight) {
+            Strategy::Lazy(lazy) => Strategy::Lazy(corvus::search::LazyOptions {
+                order: self.successor_order,
+                ..lazy
+            }),
+            other => other,
+        };
         let bound = match (self.max_cost, self.max_steps) {
             (Some(n), _) => Some(Bound::Cost(n)),
             (None, Some(n)) => Some(Bound::Steps(n)),
@@ -160,7 +191,8 @@ impl SolveArgs {
             config: Config {
                 preferred_operators: !self.no_preferred && heuristic.preferred_operators,
                 perimeter: self.perimeter,
-                ..Config::new((self.search.strategy)(self.weight), heuristic)
+                more_heuristics,
+                ..Config::new(search, heuristic)
             },
             bound,
             unit_cost: self.unit_cost,

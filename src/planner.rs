@@ -155,6 +155,9 @@ pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Re
 pub struct Config {
     pub search: Strategy,
     pub heuristic: &'static HeuristicKind,
+    /// Further heuristics, each with an open list of its own (lazy search
+    /// only: the eager searches take one).
+    pub more_heuristics: &'static [&'static HeuristicKind],
     /// Use the heuristic's preferred operators (greedy search).
     pub preferred_operators: bool,
     /// Wrap the heuristic in a perimeter of exact goal distances found by a
@@ -177,19 +180,23 @@ impl Config {
         Config {
             search,
             heuristic,
+            more_heuristics: &[],
             preferred_operators: heuristic.preferred_operators,
             perimeter: false,
             probe: false,
         }
     }
 
-    /// The name in logs and statistics, e.g. `astar(lmcut)`.
+    /// The name in logs and statistics, e.g. `astar(lmcut)`, `lazy(hff,goalcount)`.
     pub fn name(&self) -> String {
-        let h = if self.perimeter {
+        let mut h = if self.perimeter {
             format!("perimeter({})", self.heuristic.name)
         } else {
             self.heuristic.name.to_string()
         };
+        for more in self.more_heuristics {
+            h = format!("{h},{}", more.name);
+        }
         let s = format!("{}({h})", self.search.name());
         if self.probe { format!("{s}[probe]") } else { s }
     }
@@ -246,6 +253,15 @@ fn run(
     portfolio: &[(Config, f64)],
 ) -> Result<Report, PlannerError> {
     let start = Instant::now();
+    if let Some((config, _)) = portfolio
+        .iter()
+        .find(|(c, _)| !c.more_heuristics.is_empty() && !c.search.is_lazy())
+    {
+        return Err(PlannerError::Unsupported(format!(
+            "{} takes one heuristic; several heuristics need the lazy search (`lazy`, `bfws`)",
+            config.search.name()
+        )));
+    }
     let (task, ground_stats) = match ground::ground(domain, problem) {
         Ok(r) => r,
         Err(GroundError::GoalUnreachable(goal)) => {
@@ -399,19 +415,17 @@ fn run_config(
     if config.perimeter {
         guide = with_perimeter(task, guide, bound, limits, verbose);
     }
+    let mut more: Vec<_> = config
+        .more_heuristics
+        .iter()
+        .map(|kind| (kind.build_with(task, &context), kind.preferred_operators))
+        .collect();
     // Building the heuristics counts against the time limit.
     let mut limits = limits;
     limits.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
     if config.probe {
         limits.expansions = Some(PROBE_EXPANSIONS);
     }
-    // Against a bound, an inadmissible guide needs an admissible partner to
-    // prune with; h_max is the cheap one.
-    let mut prune = if bound.is_some() && !guide.is_admissible() {
-        Some(relax::HMAX.build(task))
-    } else {
-        None
-    };
     let search_config = SearchConfig {
         strategy: config.search,
         bound,
@@ -419,6 +433,28 @@ fn run_config(
         limits,
         verbose,
         pack_states: options.pack_states,
+    };
+    if let Strategy::Lazy(lazy) = config.search {
+        // The lazy engine never prunes with a heuristic, so needs no
+        // admissible partner against a bound.
+        let mut guides = vec![search::Guide {
+            heuristic: guide.as_mut(),
+            preferred_operators: config.heuristic.preferred_operators,
+        }];
+        for (heuristic, preferred_operators) in &mut more {
+            guides.push(search::Guide {
+                heuristic: heuristic.as_mut(),
+                preferred_operators: *preferred_operators,
+            });
+        }
+        return search::search_lazy(task, &mut guides, lazy, &search_config);
+    }
+    // Against a bound, an inadmissible guide needs an admissible partner to
+    // prune with; h_max is the cheap one.
+    let mut prune = if bound.is_some() && !guide.is_admissible() {
+        Some(relax::HMAX.build(task))
+    } else {
+        None
     };
     match prune.as_mut() {
         Some(p) => search::search(task, guide.as_mut(), Some(p.as_mut()), &search_config),

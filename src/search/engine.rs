@@ -275,7 +275,8 @@ impl Engine<'_, '_, '_> {
                 };
                 (node.g.saturating_add(weighted), h)
             }
-            Strategy::Greedy => (h, 0),
+            // The lazy strategies run on their own engine.
+            Strategy::Greedy | Strategy::Lazy(_) => (h, 0),
         }
     }
 
