@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use corvus::heuristic::{HeuristicKind, blind, lmcut, relax};
 use corvus::planner::{self, Config, Options, Status};
-use corvus::search::{Limits, Strategy};
+use corvus::search::{LazyOptions, Limits, Strategy};
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -182,6 +182,38 @@ fn first_problems_of_every_domain_are_solved_with_valid_plans() {
         }
     }
     assert!(solved.len() >= 20, "solved only {solved:?}");
+}
+
+/// Lazy search with two heuristics, and BFWS, on the first two problems of
+/// every vendored domain: solved, and `solve_files` validated the plans
+/// (an invalid one is an error).
+#[test]
+fn lazy_search_and_bfws_solve_the_vendored_problems_with_valid_plans() {
+    static GOAL_COUNT: [&HeuristicKind; 1] = [&corvus::heuristic::goalcount::GOAL_COUNT];
+    let lazy = |novelty: bool| Config {
+        more_heuristics: &GOAL_COUNT,
+        ..Config::new(
+            Strategy::Lazy(LazyOptions {
+                novelty,
+                ..LazyOptions::default()
+            }),
+            &relax::HFF,
+        )
+    };
+    let mut solved = 0;
+    for (domain, problems) in domains(&crate_dir().join("problems/ipc")) {
+        for problem in problems.iter().take(2) {
+            for config in [lazy(false), lazy(true)] {
+                let options = Options { config, ..gbfs_hff(60) };
+                let report = planner::solve_files(&domain, problem, &options)
+                    .unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+                assert_eq!(report.status, Status::Solved, "{} {}", config.name(), problem.display());
+                assert!(report.plan.is_some_and(|p| p.length > 0));
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved >= 40, "solved only {solved}");
 }
 
 fn optimal_length(domain: &Path, problem: &Path, heuristic: &'static HeuristicKind) -> usize {

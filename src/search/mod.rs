@@ -11,6 +11,8 @@
 
 mod engine;
 mod lazy;
+#[cfg(test)]
+mod lazy_tests;
 mod limits;
 mod nodes;
 pub mod novelty;
