@@ -13,11 +13,12 @@
 //! state, so that the partition is a function of the state and a state seen
 //! again always has novelty 3.
 //!
-//! Memory: a partition holds one bit per fact and, when pairs are on, one
-//! bit per pair of facts, n(n-1)/2 bits for n facts. Pair tables are made
-//! while their total stays within [`PAIR_TABLE_CAP`] bytes; partitions
-//! created beyond it get a fact table only, and their states have novelty 1
-//! or 3.
+//! Memory: a partition holds one bit per fact and, when pairs are on, an
+//! n × n bit matrix for n facts (row p: the facts seen true together with
+//! p), so that a state's pairs are checked a word at a time: O(k·n/64) for
+//! k true facts instead of k²/2 scattered bits. Pair tables are made while
+//! their total stays within [`PAIR_TABLE_CAP`] bytes; partitions created
+//! beyond it get a fact table only, and their states have novelty 1 or 3.
 
 use std::collections::HashMap;
 
@@ -38,7 +39,8 @@ pub const NOT_NOVEL: u8 = 3;
 struct Table {
     /// One bit per fact: seen true in this partition.
     facts: Vec<u64>,
-    /// One bit per pair p < q: seen true together in this partition.
+    /// Row p (`words` words from p · words): the facts seen true together
+    /// with p in this partition, and p itself.
     pairs: Option<Vec<u64>>,
 }
 
@@ -52,6 +54,8 @@ fn first_time(bits: &mut [u64], i: usize) -> bool {
 
 pub struct Novelty {
     num_facts: usize,
+    /// Words per state and per row of a pair matrix.
+    words: usize,
     goal: Vec<FactId>,
     goal_neg: Vec<FactId>,
     plan_facts: Vec<FactId>,
@@ -77,9 +81,11 @@ impl Novelty {
         plan_facts.sort_unstable();
         plan_facts.dedup();
         let n = task.num_facts();
-        let pair_bytes = (n * n.saturating_sub(1) / 2).div_ceil(64) * 8;
+        let words = n.div_ceil(64).max(1);
+        let pair_bytes = n * words * 8;
         Novelty {
             num_facts: n,
+            words,
             goal: task.goal.clone(),
             goal_neg: task.goal_neg.clone(),
             plan_facts,
@@ -108,7 +114,7 @@ impl Novelty {
         let mut facts = std::mem::take(&mut self.true_facts);
         facts.clear();
         for_each_true(state, |f| facts.push(f));
-        let n = self.num_facts;
+        let words = self.words;
         let table = self.table(partition);
         let mut novelty = NOT_NOVEL;
         for &f in &facts {
@@ -117,10 +123,13 @@ impl Novelty {
             }
         }
         if let Some(pairs) = table.pairs.as_mut() {
-            for (i, &p) in facts.iter().enumerate() {
-                for &q in &facts[i + 1..] {
-                    if first_time(pairs, pair_index(n, p, q)) {
+            let state_words = state.domain();
+            for &p in &facts {
+                let row = &mut pairs[p * words..(p + 1) * words];
+                for (seen, now) in row.iter_mut().zip(state_words) {
+                    if now & !*seen != 0 {
                         novelty = novelty.min(2);
+                        *seen |= now;
                     }
                 }
             }
@@ -138,9 +147,7 @@ impl Novelty {
         if partition != parent || !self.tables.contains_key(&partition) {
             return self.evaluate(state);
         }
-        let n = self.num_facts;
-        self.true_facts.clear();
-        for_each_true(state, |f| self.true_facts.push(f));
+        let words = self.words;
         let Some(table) = self.tables.get_mut(&partition) else {
             return NOT_NOVEL;
         };
@@ -153,27 +160,40 @@ impl Novelty {
             if first_time(&mut table.facts, a) {
                 novelty = 1;
             }
-            if let Some(pairs) = table.pairs.as_mut() {
-                for &q in &self.true_facts {
-                    if q != a && first_time(pairs, pair_index(n, a.min(q), a.max(q))) {
-                        novelty = novelty.min(2);
-                    }
+            let Some(pairs) = table.pairs.as_mut() else {
+                continue;
+            };
+            // Pairs (a, q): row a against the state; the rows of the
+            // other facts q get a's bit (they have all else already).
+            let row = &mut pairs[a * words..(a + 1) * words];
+            for (seen, now) in row.iter_mut().zip(state.domain()) {
+                if now & !*seen != 0 {
+                    novelty = novelty.min(2);
+                    *seen |= now;
                 }
             }
+            for_each_true(state, |q| {
+                pairs[q * words + a / 64] |= 1u64 << (a % 64);
+            });
         }
         novelty
     }
 
     fn table(&mut self, partition: Partition) -> &mut Table {
-        let (words, pair_bytes) = (self.num_facts.div_ceil(64), self.pair_bytes);
+        let (n, words, pair_bytes) = (self.num_facts, self.words, self.pair_bytes);
         let budget = &mut self.pair_budget;
         self.tables.entry(partition).or_insert_with(|| {
             let pairs = (pair_bytes <= *budget).then(|| {
                 *budget -= pair_bytes;
-                vec![0u64; pair_bytes / 8]
+                let mut rows = vec![0u64; n * words];
+                // (p, p) is no pair: seen from the start.
+                for p in 0..n {
+                    rows[p * words + p / 64] |= 1u64 << (p % 64);
+                }
+                rows
             });
             Table {
-                facts: vec![0; words.max(1)],
+                facts: vec![0; words],
                 pairs,
             }
         })
@@ -192,10 +212,4 @@ impl Novelty {
             .map(|t| 8 * t.facts.len() + t.pairs.as_ref().map_or(0, |p| 8 * p.len()) + 64)
             .sum()
     }
-}
-
-/// The index of the pair p < q among the n(n-1)/2 pairs of n facts.
-fn pair_index(n: usize, p: usize, q: usize) -> usize {
-    debug_assert!(p < q && q < n);
-    p * n - p * (p + 1) / 2 + (q - p - 1)
 }
