@@ -17,10 +17,12 @@
 //! Within a key, entries leave in the order they came (FIFO), and the
 //! successors of a state are pushed in the configured [`SuccessorOrder`].
 //!
-//! With novelty ([`LazyOptions::novelty`], the `bfws` search), every key
-//! becomes (novelty of the successor, heuristic value): states that make a
-//! fact or a pair of facts true for the first time in their partition
-//! ([`super::novelty`]) go first, the heuristic breaks ties.
+//! Novelty ([`super::novelty`]: does a successor make a fact or a pair of
+//! facts true for the first time in its partition?) is used in one of two
+//! ways ([`NoveltyUse`]): as the first key of every list, the heuristic
+//! breaking ties (the `bfws` search), or in one more list, keyed by
+//! (novelty, value of the first heuristic), that takes its turn with the
+//! others (the `lazy-width` search).
 
 use std::sync::atomic::AtomicBool;
 
@@ -71,11 +73,21 @@ impl SuccessorOrder {
     }
 }
 
+/// How the lazy search uses width-based novelty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NoveltyUse {
+    #[default]
+    Off,
+    /// Novelty first in every key (BFWS-style), the heuristic second.
+    FirstKey,
+    /// One more open list keyed by (novelty, first heuristic).
+    OwnList,
+}
+
 /// What distinguishes the lazy searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LazyOptions {
-    /// Novelty first in every key (BFWS-style), the heuristic second.
-    pub novelty: bool,
+    pub novelty: NoveltyUse,
     pub order: SuccessorOrder,
 }
 
@@ -91,8 +103,10 @@ type Entry = (StateId, OpId);
 
 struct List {
     open: OpenList<Entry>,
-    /// The guide whose value is the key.
+    /// The guide whose value is the key (the second key after novelty).
     guide: usize,
+    /// Keyed by novelty first.
+    novelty_first: bool,
     /// Holds only successors reached by preferred operators.
     preferred_only: bool,
     priority: i64,
@@ -143,13 +157,23 @@ pub(super) fn run(
                 lists.push(List {
                     open: OpenList::new(false),
                     guide: i,
+                    novelty_first: options.novelty == NoveltyUse::FirstKey,
                     preferred_only,
                     priority: 0,
                 });
             }
         }
     }
-    let novelty = options.novelty.then(|| Novelty::new(task, novelty::PAIR_TABLE_CAP));
+    if options.novelty == NoveltyUse::OwnList {
+        lists.push(List {
+            open: OpenList::new(false),
+            guide: 0,
+            novelty_first: true,
+            preferred_only: false,
+            priority: 0,
+        });
+    }
+    let novelty = (options.novelty != NoveltyUse::Off).then(|| Novelty::new(task, novelty::PAIR_TABLE_CAP));
     let n = guides.len();
     let engine = Lazy {
         task,
@@ -391,7 +415,7 @@ impl Lazy<'_, '_, '_> {
             for list in &mut self.lists {
                 if preferred || !list.preferred_only {
                     let h = self.h[list.guide];
-                    let (primary, secondary) = if self.novelty.is_some() { (novelty, h) } else { (h, 0) };
+                    let (primary, secondary) = if list.novelty_first { (novelty, h) } else { (h, 0) };
                     list.open.push(primary, secondary, (id, op));
                 }
             }

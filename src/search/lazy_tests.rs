@@ -19,7 +19,7 @@ fn lazy_variants() -> Vec<LazyOptions> {
         SuccessorOrder::Natural,
         SuccessorOrder::Shuffled,
     ];
-    [false, true]
+    [NoveltyUse::Off, NoveltyUse::FirstKey, NoveltyUse::OwnList]
         .into_iter()
         .flat_map(|novelty| orders.map(|order| LazyOptions { novelty, order }))
         .collect()

@@ -28,7 +28,7 @@ use std::time::Duration;
 use crate::heuristic::{Heuristic, HeuristicKind, lmcut, relax};
 use crate::task::{OpId, Task};
 
-pub use lazy::{Guide, LazyOptions, SuccessorOrder};
+pub use lazy::{Guide, LazyOptions, NoveltyUse, SuccessorOrder};
 
 /// How the engine orders its open list: the one thing in which its
 /// algorithms differ.
@@ -54,7 +54,11 @@ impl Strategy {
             Strategy::Greedy => GBFS.name.to_string(),
             Strategy::WeightedAstar(w) => format!("{}[w={w}]", WASTAR.name),
             Strategy::Lazy(options) => {
-                let name = if options.novelty { BFWS.name } else { LAZY.name };
+                let name = match options.novelty {
+                    NoveltyUse::Off => LAZY.name,
+                    NoveltyUse::FirstKey => BFWS.name,
+                    NoveltyUse::OwnList => LAZY_WIDTH.name,
+                };
                 match options.order {
                     SuccessorOrder::PreferredFirst => name.to_string(),
                     order => format!("{name}[order={}]", order.name()),
@@ -152,14 +156,28 @@ pub static BFWS: SearchKind = SearchKind {
     default_heuristic: &relax::HFF,
     strategy: |_| {
         Strategy::Lazy(LazyOptions {
-            novelty: true,
+            novelty: NoveltyUse::FirstKey,
+            ..LazyOptions::default()
+        })
+    },
+};
+
+pub static LAZY_WIDTH: SearchKind = SearchKind {
+    name: "lazy-width",
+    help: "lazy search with one more open list, keyed by width-based novelty first and the heuristic second",
+    optimal: false,
+    preferred_operators: true,
+    default_heuristic: &relax::HFF,
+    strategy: |_| {
+        Strategy::Lazy(LazyOptions {
+            novelty: NoveltyUse::OwnList,
             ..LazyOptions::default()
         })
     },
 };
 
 /// Every search algorithm the command line offers, in `--help` order.
-pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR, &LAZY, &BFWS];
+pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR, &LAZY, &BFWS, &LAZY_WIDTH];
 
 /// The registered search algorithm of this name.
 pub fn kind(name: &str) -> Option<&'static SearchKind> {
