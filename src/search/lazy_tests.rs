@@ -9,6 +9,7 @@ use crate::heuristic::Estimate;
 use crate::heuristic::blind::Blind;
 use crate::heuristic::goalcount::GoalCount;
 use crate::task::FactId;
+use crate::task::registry::StateId;
 use crate::task::state::StateBits;
 use crate::task::testing::{Lcg, random_task, state};
 
@@ -240,6 +241,78 @@ fn novelty_of_successors_equals_the_full_evaluation() {
                 expected
             );
             visited.push(child);
+        }
+    }
+}
+
+/// A path-dependent heuristic that checks the order of the hooks: every
+/// evaluated node was announced (as the initial state or by a transition)
+/// before its evaluation, with the state that is evaluated.
+struct Watcher {
+    goal_count: GoalCount,
+    announced: std::collections::HashMap<StateId, Vec<u64>>,
+    initial: usize,
+    transitions: usize,
+    evaluations: usize,
+}
+
+impl Heuristic for Watcher {
+    fn name(&self) -> &str {
+        "watcher"
+    }
+
+    fn evaluate(&mut self, _: &StateBits) -> Estimate {
+        panic!("a path-dependent heuristic is evaluated through evaluate_node");
+    }
+
+    fn is_admissible(&self) -> bool {
+        false
+    }
+
+    fn is_path_dependent(&self) -> bool {
+        true
+    }
+
+    fn notify_initial(&mut self, id: StateId, state: &StateBits) {
+        self.initial += 1;
+        self.announced.insert(id, state.domain().collect());
+    }
+
+    fn notify_transition(&mut self, _: StateId, _: &StateBits, _: OpId, child: StateId, state: &StateBits) {
+        self.transitions += 1;
+        self.announced.insert(child, state.domain().collect());
+    }
+
+    fn evaluate_node(&mut self, id: StateId, state: &StateBits) -> Estimate {
+        self.evaluations += 1;
+        let words: Vec<u64> = state.domain().collect();
+        assert_eq!(
+            self.announced.get(&id),
+            Some(&words),
+            "node {id} evaluated before it was announced"
+        );
+        self.goal_count.evaluate(state)
+    }
+}
+
+#[test]
+fn path_dependent_heuristics_see_every_transition_before_the_evaluation() {
+    for task in test_tasks() {
+        for options in lazy_variants() {
+            let mut h = Watcher {
+                goal_count: GoalCount::new(&task),
+                announced: Default::default(),
+                initial: 0,
+                transitions: 0,
+                evaluations: 0,
+            };
+            let (outcome, stats) = search(&task, &mut h, None, &config(Strategy::Lazy(options)));
+            assert!(matches!(outcome, Outcome::Solved(_)), "{options:?}");
+            assert_eq!(h.initial, 1);
+            assert_eq!(h.evaluations as u64, stats.evaluated);
+            // Every evaluated state but the initial one came by a transition;
+            // transitions into states seen before are announced too.
+            assert!(h.transitions as u64 + 1 >= stats.evaluated, "{options:?}");
         }
     }
 }
