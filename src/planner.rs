@@ -437,6 +437,8 @@ fn run_config(
     if let Strategy::Lazy(lazy) = config.search {
         // The lazy engine never prunes with a heuristic, so needs no
         // admissible partner against a bound.
+        // `preferred_operators` of the configuration (off with
+        // --no-preferred) turns off the preferred operators of every guide.
         let mut guides = vec![search::Guide {
             heuristic: guide.as_mut(),
             preferred_operators: config.heuristic.preferred_operators,

@@ -92,7 +92,8 @@ pub struct LazyOptions {
 }
 
 /// A heuristic that guides the lazy search, and whether its preferred
-/// operators are used (they get a list of their own).
+/// operators are used (they get a list of their own); with
+/// [`SearchConfig::preferred_operators`] off, no guide's are.
 pub struct Guide<'a> {
     pub heuristic: &'a mut dyn Heuristic,
     pub preferred_operators: bool,
@@ -118,6 +119,9 @@ struct Lazy<'a, 'g, 'h> {
     /// Indices of the guides that want every transition.
     path_dependent: Vec<usize>,
     options: LazyOptions,
+    /// Preferred operators are used at all (they get lists, and order
+    /// the successors).
+    use_preferred: bool,
     bound: Option<u64>,
     expansion_limit: Option<u64>,
     successors: SuccessorGenerator,
@@ -180,6 +184,7 @@ pub(super) fn run(
         guides,
         path_dependent,
         options,
+        use_preferred: config.preferred_operators,
         bound: config.bound,
         expansion_limit: config.limits.expansions,
         successors: SuccessorGenerator::new(task),
@@ -325,7 +330,7 @@ impl Lazy<'_, '_, '_> {
                 return false;
             };
             self.h[i] = h.min(u64::MAX - 1);
-            if guide.preferred_operators {
+            if guide.preferred_operators && self.use_preferred {
                 self.preferred_ops
                     .extend_from_slice(guide.heuristic.preferred_operators());
             }

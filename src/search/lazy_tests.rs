@@ -316,3 +316,29 @@ fn path_dependent_heuristics_see_every_transition_before_the_evaluation() {
         }
     }
 }
+
+/// Without preferred operators there are no preferred lists, and the
+/// successors come in operator order whatever the configured order.
+#[test]
+fn without_preferred_operators_the_order_is_natural() {
+    for task in test_tasks() {
+        let run = |order: SuccessorOrder| {
+            let options = LazyOptions {
+                order,
+                ..LazyOptions::default()
+            };
+            let mut hff = relax::HFF.build(&task);
+            let mut guides = [Guide {
+                heuristic: hff.as_mut(),
+                preferred_operators: true,
+            }];
+            let c = SearchConfig {
+                preferred_operators: false,
+                ..config(Strategy::Lazy(options))
+            };
+            let (outcome, stats) = search_lazy(&task, &mut guides, options, &c);
+            (outcome, stats.expanded, stats.generated)
+        };
+        assert_eq!(run(SuccessorOrder::PreferredFirst), run(SuccessorOrder::Natural));
+    }
+}
