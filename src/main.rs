@@ -13,7 +13,7 @@ use corvus::commands::{self, AspCommand, ShowArgs, SokobanCommand};
 use corvus::heuristic::HeuristicKind;
 use corvus::heuristic::cost_type::CostType;
 use corvus::planner::{Bound, Config, Options};
-use corvus::search::{Limits, SearchKind};
+use corvus::search::{Limits, SearchKind, Strategy, SuccessorOrder};
 
 #[derive(Parser)]
 #[command(
@@ -139,9 +139,10 @@ struct SolveArgs {
     /// Search algorithm.
     #[arg(long, value_parser = search_arg(), default_value = "gbfs")]
     search: &'static SearchKind,
-    /// Heuristic [default: the search algorithm's, see --search].
-    #[arg(long, value_parser = heuristic_arg())]
-    heuristic: Option<&'static HeuristicKind>,
+    /// Heuristic, or a comma-separated list for the lazy searches (one open list each:
+    /// hff,lmcount) [default: the search algorithm's, see --search].
+    #[arg(long, value_parser = heuristic_arg(), value_delimiter = ',', num_args = 1)]
+    heuristic: Vec<&'static HeuristicKind>,
     /// The action costs the heuristic sees; the search counts the task's.
     #[arg(long, value_parser = cost_type_arg(), default_value = "normal")]
     cost_type: CostType,
@@ -151,6 +152,11 @@ struct SolveArgs {
     /// Do not use preferred operators (helpful actions of h_FF).
     #[arg(long)]
     no_preferred: bool,
+    /// Lazy searches: the order in which an expanded state's successors enter the open lists.
+    #[arg(long, value_name = "ORDER", default_value = "preferred-first",
+          value_parser = PossibleValuesParser::new(SuccessorOrder::NAMES)
+              .map(|name| SuccessorOrder::parse(&name).unwrap_or_default()))]
+    successor_order: SuccessorOrder,
     /// Exact goal distances near the goal from a backward search, around the heuristic.
     #[arg(long)]
     perimeter: bool,
@@ -207,6 +213,19 @@ fn main() -> ExitCode {
     };
     let code = match command {
         Command::Solve(args) => {
+            if args.heuristic.len() > 1 && !(args.search.strategy)(args.weight).is_lazy() {
+                use clap::CommandFactory;
+                Cli::command()
+                    .error(
+                        clap::error::ErrorKind::ArgumentConflict,
+                        format!(
+                            "--search {} takes one heuristic; several (--heuristic {}) need --search lazy or bfws",
+                            args.search.name,
+                            args.heuristic.iter().map(|k| k.name).collect::<Vec<_>>().join(",")
+                        ),
+                    )
+                    .exit();
+            }
             let options = args.options();
             let stats_json = args.stats_json.as_deref();
             let plan_file = args.planfile.as_ref().unwrap_or(&args.plan_file);
@@ -223,7 +242,19 @@ fn main() -> ExitCode {
 impl SolveArgs {
     /// The planner options these arguments ask for.
     fn options(&self) -> Options {
-        let heuristic = self.heuristic.unwrap_or(self.search.default_heuristic);
+        let heuristic = self.heuristic.first().copied().unwrap_or(self.search.default_heuristic);
+        let more_heuristics: &'static [&'static HeuristicKind] = match self.heuristic.get(1..) {
+            // Built once per run: leaking it gives the `'static` list a `Config` holds.
+            Some(more) if !more.is_empty() => more.to_vec().leak(),
+            _ => &[],
+        };
+        let search = match (self.search.strategy)(self.weight) {
+            Strategy::Lazy(lazy) => Strategy::Lazy(corvus::search::LazyOptions {
+                order: self.successor_order,
+                ..lazy
+            }),
+            other => other,
+        };
         let bound = match (self.max_cost, self.max_steps) {
             (Some(n), _) => Some(Bound::Cost(n)),
             (None, Some(n)) => Some(Bound::Steps(n)),
@@ -234,8 +265,9 @@ impl SolveArgs {
                 preferred_operators: !self.no_preferred && heuristic.preferred_operators,
                 perimeter: self.perimeter,
                 cost_type: self.cost_type,
-                explicit_heuristic: self.heuristic.is_some(),
-                ..Config::new((self.search.strategy)(self.weight), heuristic)
+                explicit_heuristic: !self.heuristic.is_empty(),
+                more_heuristics,
+                ..Config::new(search, heuristic)
             },
             bound,
             unit_cost: self.unit_cost,

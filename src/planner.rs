@@ -233,6 +233,9 @@ pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Re
 pub struct Config {
     pub search: Strategy,
     pub heuristic: &'static HeuristicKind,
+    /// Further heuristics, each with an open list of its own (lazy search
+    /// only: the eager searches take one).
+    pub more_heuristics: &'static [&'static HeuristicKind],
     /// Use the heuristic's preferred operators (greedy search).
     pub preferred_operators: bool,
     /// Wrap the heuristic in a perimeter of exact goal distances found by a
@@ -261,6 +264,7 @@ impl Config {
         Config {
             search,
             heuristic,
+            more_heuristics: &[],
             preferred_operators: heuristic.preferred_operators,
             perimeter: false,
             probe: false,
@@ -270,12 +274,18 @@ impl Config {
     }
 
     /// The name in logs and statistics, e.g. `astar(lmcut)`,
-    /// `gbfs(hff[cost=one])`.
+    /// `gbfs(hff[cost=one])`, `lazy(hff,lmcount)`.
     pub fn name(&self) -> String {
-        let mut h = self.heuristic.name.to_string();
-        if self.cost_type != CostType::Normal {
-            h = format!("{h}[cost={}]", self.cost_type.name());
-        }
+        let cost = if self.cost_type != CostType::Normal {
+            format!("[cost={}]", self.cost_type.name())
+        } else {
+            String::new()
+        };
+        let names: Vec<String> = std::iter::once(self.heuristic)
+            .chain(self.more_heuristics.iter().copied())
+            .map(|k| format!("{}{cost}", k.name))
+            .collect();
+        let mut h = names.join(",");
         if self.perimeter {
             h = format!("perimeter({h})");
         }
@@ -337,6 +347,15 @@ fn run(
 ) -> Result<Report, PlannerError> {
     let _watch = limits::watch(options.limits);
     let start = limits::run_start().unwrap_or_else(Instant::now);
+    if let Some((config, _)) = portfolio
+        .iter()
+        .find(|(c, _)| !c.more_heuristics.is_empty() && !c.search.is_lazy())
+    {
+        return Err(PlannerError::Unsupported(format!(
+            "{} takes one heuristic; several heuristics need the lazy search (`lazy`, `bfws`)",
+            config.search.name()
+        )));
+    }
     let grounded = limits::catch(|| {
         let _phase = limits::phase(Phase::Grounding);
         ground::ground(domain, problem)
@@ -496,7 +515,7 @@ fn run(
 /// user asked for it, and is otherwise replaced by one that can (h_max for an
 /// admissible one, so that A* stays optimal; h_FF for the others).
 fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, PlannerError> {
-    use crate::heuristic::{KINDS, perimeter, unsupported_feature};
+    use crate::heuristic::{perimeter, unsupported_feature};
     if config.perimeter
         && let Some(feature) = unsupported_feature(perimeter::CONDITIONAL_EFFECTS, perimeter::AXIOMS, task)
     {
@@ -504,21 +523,37 @@ fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, Pl
             "--perimeter does not support {feature}, which this task has"
         )));
     }
+    let mut config = config;
+    // The further heuristics of a lazy search: one that cannot handle the
+    // task is left out (there is one guide at least).
+    if config
+        .more_heuristics
+        .iter()
+        .any(|k| k.unsupported_feature(task).is_some())
+    {
+        let mut kept = Vec::new();
+        for &kind in config.more_heuristics {
+            match kind.unsupported_feature(task) {
+                None => kept.push(kind),
+                Some(feature) => {
+                    unsupported_heuristic(task, kind, feature, &config)?;
+                    log(
+                        options,
+                        format!(
+                            "heuristic {} does not support {feature}, which this task has: left out",
+                            kind.name
+                        ),
+                    );
+                }
+            }
+        }
+        // Once per run, like the list the command line builds.
+        config.more_heuristics = kept.leak();
+    }
     let Some(feature) = config.heuristic.unsupported_feature(task) else {
         return Ok(config);
     };
-    if config.explicit_heuristic {
-        let able: Vec<&str> = KINDS
-            .iter()
-            .filter(|k| k.unsupported_feature(task).is_none())
-            .map(|k| k.name)
-            .collect();
-        return Err(PlannerError::Unsupported(format!(
-            "heuristic {} does not support {feature}, which this task has (these do: {})",
-            config.heuristic.name,
-            able.join(", ")
-        )));
-    }
+    unsupported_heuristic(task, config.heuristic, feature, &config)?;
     let replacement: &'static HeuristicKind = if config.heuristic.admissible {
         &relax::HMAX
     } else {
@@ -542,6 +577,29 @@ fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, Pl
         preferred_operators: config.preferred_operators && replacement.preferred_operators,
         ..config
     })
+}
+
+/// The error for a heuristic the user asked for by name that cannot handle
+/// `feature` of the task; `Ok` when it was not asked for by name.
+fn unsupported_heuristic(
+    task: &Task,
+    kind: &HeuristicKind,
+    feature: &str,
+    config: &Config,
+) -> Result<(), PlannerError> {
+    if !config.explicit_heuristic {
+        return Ok(());
+    }
+    let able: Vec<&str> = crate::heuristic::KINDS
+        .iter()
+        .filter(|k| k.unsupported_feature(task).is_none())
+        .map(|k| k.name)
+        .collect();
+    Err(PlannerError::Unsupported(format!(
+        "heuristic {} does not support {feature}, which this task has (these do: {})",
+        kind.name,
+        able.join(", ")
+    )))
 }
 
 /// The report of a run stopped by a limit or a signal outside the search
@@ -588,15 +646,20 @@ fn run_config(
     if config.perimeter {
         guide = with_perimeter(task, guide, bound, limits, verbose);
     }
+    let mut more: Vec<_> = config
+        .more_heuristics
+        .iter()
+        .map(|kind| (kind.build_with(task, &context), kind.preferred_operators))
+        .collect();
     // Building the heuristics counts against the time limit.
     let mut limits = limits;
     limits.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
     if config.probe {
         limits.expansions = Some(PROBE_EXPANSIONS);
     }
-    // Against a bound, an inadmissible guide needs an admissible partner to
-    // prune with; h_max is the cheap one.
-    let mut prune = if bound.is_some() && !guide.is_admissible() {
+    // Against a bound, an inadmissible guide of the eager engine needs an
+    // admissible partner to prune with; h_max is the cheap one.
+    let mut prune = if bound.is_some() && !guide.is_admissible() && !config.search.is_lazy() {
         Some(relax::HMAX.build(task))
     } else {
         None
@@ -611,6 +674,23 @@ fn run_config(
         verbose,
         pack_states: options.pack_states,
     };
+    if let Strategy::Lazy(lazy) = config.search {
+        // The lazy engine never prunes with a heuristic, so needs no
+        // admissible partner against a bound.
+        // `preferred_operators` of the configuration (off with
+        // --no-preferred) turns off the preferred operators of every guide.
+        let mut guides = vec![search::Guide {
+            heuristic: guide.as_mut(),
+            preferred_operators: config.heuristic.preferred_operators,
+        }];
+        for (heuristic, preferred_operators) in &mut more {
+            guides.push(search::Guide {
+                heuristic: heuristic.as_mut(),
+                preferred_operators: *preferred_operators,
+            });
+        }
+        return search::search_lazy(task, &mut guides, lazy, &search_config);
+    }
     match prune.as_mut() {
         Some(p) => search::search(task, guide.as_mut(), Some(p.as_mut()), &search_config),
         None => search::search(task, guide.as_mut(), None, &search_config),

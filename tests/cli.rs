@@ -425,3 +425,42 @@ fn packed_states_change_memory_not_the_search() {
     }
     assert_eq!(results[0], results[1]);
 }
+
+#[test]
+fn heuristic_lists_run_the_lazy_searches_and_are_refused_by_the_eager_ones() {
+    let problem = data("problems/ipc/blocks/probBLOCKS-4-1.pddl");
+    for search in ["lazy", "bfws"] {
+        let plan = temp_plan(&format!("blocks-{search}.plan"));
+        let plan_s = plan.display().to_string();
+        let out = corvus(&[
+            "solve",
+            &data(BLOCKS),
+            &problem,
+            "--search",
+            search,
+            "--heuristic",
+            "hff,goalcount",
+            "--plan-file",
+            &plan_s,
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("{search}(hff,goalcount)")),
+            "{}",
+            stderr(&out)
+        );
+        let out = corvus(&["validate", &data(BLOCKS), &problem, &plan_s]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    }
+    let out = corvus(&[
+        "solve",
+        &data(BLOCKS),
+        &problem,
+        "--search",
+        "gbfs",
+        "--heuristic",
+        "hff,goalcount",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("takes one heuristic"), "{}", stderr(&out));
+}

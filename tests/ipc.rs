@@ -11,7 +11,7 @@ mod common;
 
 use corvus::heuristic::{HeuristicKind, blind, lmcount, lmcut, relax};
 use corvus::planner::{self, Config, Options, Status};
-use corvus::search::{Limits, Strategy};
+use corvus::search::{LazyOptions, Limits, NoveltyUse, Strategy};
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -232,6 +232,39 @@ fn gbfs_with_landmark_count_finds_valid_plans() {
         }
     }
     assert!(solved >= 20, "solved only {solved}");
+}
+
+#[test]
+fn lazy_search_and_bfws_solve_the_vendored_problems_with_valid_plans() {
+    static GOAL_COUNT: [&HeuristicKind; 1] = [&corvus::heuristic::goalcount::GOAL_COUNT];
+    let lazy = |novelty: NoveltyUse| Config {
+        more_heuristics: &GOAL_COUNT,
+        ..Config::new(
+            Strategy::Lazy(LazyOptions {
+                novelty,
+                ..LazyOptions::default()
+            }),
+            &relax::HFF,
+        )
+    };
+    let mut solved = 0;
+    for (domain, problems) in domains(&crate_dir().join("problems/ipc")) {
+        for problem in problems.iter().take(2) {
+            for config in [
+                lazy(NoveltyUse::Off),
+                lazy(NoveltyUse::FirstKey),
+                lazy(NoveltyUse::OwnList),
+            ] {
+                let options = Options { config, ..gbfs_hff(60) };
+                let report = planner::solve_files(&domain, problem, &options)
+                    .unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+                assert_eq!(report.status, Status::Solved, "{} {}", config.name(), problem.display());
+                assert!(report.plan.is_some_and(|p| p.length > 0));
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved >= 60, "solved only {solved}");
 }
 
 fn optimal_length(domain: &Path, problem: &Path, heuristic: &'static HeuristicKind) -> usize {

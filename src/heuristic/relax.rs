@@ -292,6 +292,15 @@ impl RelaxationHeuristic {
         cost
     }
 
+    /// The operators of the relaxed plan of the last evaluation (h_FF
+    /// only), in the task's numbering.
+    pub fn relaxed_plan(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.plan
+            .iter()
+            .map(|&o| self.relaxed.original(o))
+            .filter(|&o| o != NO_OP)
+    }
+
     /// Relaxed-plan operators applicable in `state`. (Cost 0 does not mean
     /// true: zero-cost operators reach facts at cost 0.)
     fn collect_helpful(&mut self, state: &StateBits) {

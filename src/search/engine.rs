@@ -1,7 +1,7 @@
 //! The best-first engine behind [`super::search`].
 //!
 //! Every generated state is interned in the [`StateRegistry`]; its search
-//! node lives at the same index in `nodes`. Open lists hold ids only and
+//! node lives in the shared [`SearchSpace`]. Open lists hold ids only and
 //! entries go stale when a node is closed or re-pushed with a better key: a
 //! popped id whose node is not open is skipped.
 //!
@@ -19,46 +19,29 @@
 //! So exhausting the open list is always a proof, and this engine never
 //! answers [`Outcome::Incomplete`].
 
-use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 
-use super::limits::{self, Monitor};
+use super::nodes::{NO_PARENT, Node, NodeStatus, RunLog, SearchSpace};
 use super::open_list::OpenList;
-use super::progress::ProgressLine;
 use super::successor::SuccessorGenerator;
 use super::{Outcome, SearchConfig, Statistics, Strategy};
 use crate::heuristic::Heuristic;
-use crate::task::registry::{StateId, StateRegistry};
+use crate::task::registry::StateId;
 use crate::task::state::{bits_of, words_for};
 use crate::task::{OpId, Task};
 
 /// Marks a heuristic value not computed (yet).
 const UNKNOWN: u64 = u64::MAX;
-const NO_PARENT: StateId = StateId::MAX;
-/// Limits are checked after this many units of work (expansions plus evaluations).
-const CHECK_PERIOD: u64 = 256;
 /// Priority the preferred-operator queue gains on progress.
-const BOOST: i64 = 1000;
+pub(super) const BOOST: i64 = 1000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum NodeStatus {
-    Open,
-    Closed,
-    DeadEnd,
-    /// Pruned by the bound with its current g; may come back with a cheaper g.
-    OverBound,
-}
-
+/// What the eager engine keeps per node besides g, parent and status.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    g: u64,
+struct Estimates {
     /// Guide value, or UNKNOWN.
     h: u64,
     /// Pruning heuristic value, or UNKNOWN (also when there is no pruning heuristic).
     hp: u64,
-    parent: StateId,
-    op: OpId,
-    status: NodeStatus,
 }
 
 struct Engine<'a, 'g, 'p> {
@@ -67,7 +50,6 @@ struct Engine<'a, 'g, 'p> {
     prune: Option<&'a mut (dyn Heuristic + 'p)>,
     strategy: Strategy,
     bound: Option<u64>,
-    verbose: bool,
     /// Whether the pruning heuristic's values may be held against the bound.
     prune_bounds: bool,
     /// Whether the guide's values may be held against the bound.
@@ -77,8 +59,7 @@ struct Engine<'a, 'g, 'p> {
     path_dependent: bool,
     expansion_limit: Option<u64>,
     successors: SuccessorGenerator,
-    registry: StateRegistry,
-    nodes: Vec<Node>,
+    space: SearchSpace<Estimates>,
     regular: OpenList,
     /// Successors reached by a preferred operator (greedy with preferred operators).
     preferred: Option<OpenList>,
@@ -89,12 +70,9 @@ struct Engine<'a, 'g, 'p> {
     applicable: Vec<OpId>,
     parent_buf: Vec<u64>,
     succ_buf: Vec<u64>,
-    stats: Statistics,
     best_h: u64,
     last_f: Option<u64>,
-    work: u64,
-    monitor: Monitor<'a>,
-    progress_line: ProgressLine,
+    log: RunLog<'a>,
 }
 
 pub(super) fn run<'g, 'p>(
@@ -109,30 +87,19 @@ pub(super) fn run<'g, 'p>(
     let guide_bounds = guide.is_admissible();
     let path_dependent = guide.is_path_dependent();
     let greedy = config.strategy == Strategy::Greedy;
-    let registry = if config.pack_states {
-        StateRegistry::packed(task)
-    } else {
-        StateRegistry::new(task.num_facts())
-    };
-    if config.verbose && config.pack_states {
-        let stored = registry.words_per_state();
-        eprintln!("States stored in {stored} word(s) each ({words} unpacked)");
-    }
     let engine = Engine {
         task,
         guide,
         prune,
         strategy: config.strategy,
         bound: config.bound,
-        verbose: config.verbose,
         prune_bounds,
         guide_bounds,
         reopen_closed: !greedy || config.bound.is_some(),
         path_dependent,
         expansion_limit: config.limits.expansions,
         successors: SuccessorGenerator::new(task),
-        registry,
-        nodes: Vec::new(),
+        space: SearchSpace::new(task, config),
         // Greedy: FIFO within an h value; A*: LIFO within (f, h), i.e. newest first.
         regular: OpenList::new(!greedy),
         preferred: (greedy && config.preferred_operators).then(|| OpenList::new(false)),
@@ -142,87 +109,79 @@ pub(super) fn run<'g, 'p>(
         applicable: Vec::new(),
         parent_buf: vec![0; words],
         succ_buf: vec![0; words],
-        stats: Statistics::default(),
         best_h: UNKNOWN,
         last_f: None,
-        work: 0,
-        monitor: Monitor::new(config.limits, interrupt),
-        progress_line: ProgressLine::new(config.verbose && std::io::stderr().is_terminal()),
+        log: RunLog::new(config, interrupt),
     };
     engine.run()
 }
 
 impl Engine<'_, '_, '_> {
     fn run(mut self) -> (Outcome, Statistics) {
-        if let Some(outcome) = self.monitor.check(0) {
+        if let Some(outcome) = self.log.start() {
             return self.finish(outcome);
         }
         let init = self.task.initial_state();
-        let (id, _) = self.registry.insert(init.words());
-        self.nodes.push(Node {
+        let (id, _) = self.space.registry.insert(init.words());
+        self.space.nodes.push(Node {
             g: 0,
-            h: UNKNOWN,
-            hp: UNKNOWN,
             parent: NO_PARENT,
             op: 0,
             status: NodeStatus::Open,
+            data: Estimates {
+                h: UNKNOWN,
+                hp: UNKNOWN,
+            },
         });
         if self.path_dependent {
             self.guide
                 .notify_initial(id, bits_of(init.words(), self.task.num_facts()));
         }
         let open = self.admit(id, init.words());
-        let h0 = self.nodes[id as usize].h;
-        self.stats.initial_h = (h0 != UNKNOWN).then_some(h0);
-        if self.verbose {
-            match self.stats.initial_h {
-                Some(h) => eprintln!("Initial heuristic value for {}: {h}", self.guide.name()),
-                None => eprintln!("Initial state is a dead end or beyond the bound"),
-            }
-        }
+        let h0 = self.space.node(id).data.h;
+        self.log.stats.initial_h = (h0 != UNKNOWN).then_some(h0);
+        let line = match self.log.stats.initial_h {
+            Some(h) => format!("Initial heuristic value for {}: {h}", self.guide.name()),
+            None => "Initial state is a dead end or beyond the bound".to_string(),
+        };
+        self.log.line(line);
         if open {
             self.push(id, false);
         }
-        let mut next_check = CHECK_PERIOD;
         loop {
-            if self.work >= next_check {
-                next_check = self.work + CHECK_PERIOD;
+            if self.log.check_due() {
                 let estimate = self.memory_estimate();
-                if let Some(outcome) = self.monitor.check(estimate) {
-                    return self.finish(outcome);
-                }
                 let layer = match (self.strategy, self.last_f) {
                     (Strategy::Greedy, _) => (self.best_h != UNKNOWN).then(|| format!("best h {}", self.best_h)),
                     (_, f) => f.map(|f| format!("f = {f}")),
                 };
-                self.progress_line
-                    .tick(self.stats.expanded, layer, self.monitor.peak_bytes());
+                if let Some(outcome) = self.log.check(estimate, layer) {
+                    return self.finish(outcome);
+                }
             }
             let Some((key, id)) = self.pop() else {
                 return self.finish(Outcome::Unsolvable);
             };
-            let node = &mut self.nodes[id as usize];
+            let node = self.space.node_mut(id);
             if node.status != NodeStatus::Open {
                 continue;
             }
             node.status = NodeStatus::Closed;
-            self.registry.load(id, &mut self.parent_buf);
+            self.space.registry.load(id, &mut self.parent_buf);
             if self.task.is_goal(bits_of(&self.parent_buf, self.task.num_facts())) {
-                let plan = self.extract_plan(id);
+                let plan = self.space.plan(id);
                 return self.finish(Outcome::Solved(plan));
             }
             if self.strategy != Strategy::Greedy && self.last_f.is_none_or(|f| key > f) {
                 self.last_f = Some(key);
-                if self.verbose {
-                    self.progress_line.clear();
-                    eprintln!("f = {key} [{}]", self.progress());
-                }
+                let line = format!("f = {key} [{}]", self.log.progress());
+                self.log.line(line);
             }
-            if self.expansion_limit.is_some_and(|m| self.stats.expanded >= m) {
+            if self.expansion_limit.is_some_and(|m| self.log.stats.expanded >= m) {
                 return self.finish(Outcome::ExpansionLimit);
             }
-            self.stats.expanded += 1;
-            self.work += 1;
+            self.log.stats.expanded += 1;
+            self.log.work += 1;
             self.expand(id);
         }
     }
@@ -232,7 +191,7 @@ impl Engine<'_, '_, '_> {
     /// state's fact words.
     fn admit(&mut self, id: StateId, words: &[u64]) -> bool {
         let i = id as usize;
-        let g = self.nodes[i].g;
+        let g = self.space.nodes[i].g;
         let bound = self.bound;
         let over = move |h: u64| bound.is_some_and(|b| g.saturating_add(h) > b);
         if over(0) {
@@ -242,46 +201,46 @@ impl Engine<'_, '_, '_> {
         // A state counts as evaluated once, whichever heuristic looks at it first.
         let mut fresh = false;
         if let Some(prune) = self.prune.as_mut() {
-            if self.nodes[i].hp == UNKNOWN {
+            if self.space.nodes[i].data.hp == UNKNOWN {
                 fresh = true;
-                self.stats.evaluated += 1;
-                self.work += 1;
+                self.log.stats.evaluated += 1;
+                self.log.work += 1;
                 match prune.evaluate(state) {
-                    Some(v) => self.nodes[i].hp = v.min(UNKNOWN - 1),
+                    Some(v) => self.space.nodes[i].data.hp = v.min(UNKNOWN - 1),
                     None => return self.reject(i, NodeStatus::DeadEnd),
                 }
             }
-            if self.prune_bounds && over(self.nodes[i].hp) {
+            if self.prune_bounds && over(self.space.nodes[i].data.hp) {
                 return self.reject(i, NodeStatus::OverBound);
             }
         }
-        if self.nodes[i].h == UNKNOWN {
+        if self.space.nodes[i].data.h == UNKNOWN {
             if !fresh {
-                self.stats.evaluated += 1;
+                self.log.stats.evaluated += 1;
             }
-            self.work += 1;
+            self.log.work += 1;
             match self.guide.evaluate_node(id, state) {
                 Some(v) => {
                     let h = v.min(UNKNOWN - 1);
-                    self.nodes[i].h = h;
+                    self.space.nodes[i].data.h = h;
                     self.note_progress(h, g);
                 }
                 None => return self.reject(i, NodeStatus::DeadEnd),
             }
         }
-        if self.guide_bounds && over(self.nodes[i].h) {
+        if self.guide_bounds && over(self.space.nodes[i].data.h) {
             return self.reject(i, NodeStatus::OverBound);
         }
-        self.nodes[i].status = NodeStatus::Open;
+        self.space.nodes[i].status = NodeStatus::Open;
         true
     }
 
     fn reject(&mut self, i: usize, status: NodeStatus) -> bool {
         match status {
-            NodeStatus::DeadEnd => self.stats.dead_ends += 1,
-            _ => self.stats.pruned_by_bound += 1,
+            NodeStatus::DeadEnd => self.log.stats.dead_ends += 1,
+            _ => self.log.stats.pruned_by_bound += 1,
         }
-        self.nodes[i].status = status;
+        self.space.nodes[i].status = status;
         false
     }
 
@@ -298,40 +257,31 @@ impl Engine<'_, '_, '_> {
         if self.preferred.is_some() {
             self.priorities[1] -= BOOST;
         }
-        if self.verbose {
-            self.progress_line.clear();
-            eprintln!("New best heuristic value: h={h} [g={g}, {}]", self.progress());
-        }
+        let line = format!("New best heuristic value: h={h} [g={g}, {}]", self.log.progress());
+        self.log.line(line);
     }
 
-    fn progress(&self) -> String {
-        format!(
-            "expanded {}, evaluated {}, t={:.3}s",
-            self.stats.expanded,
-            self.stats.evaluated,
-            self.monitor.elapsed().as_secs_f64()
-        )
-    }
-
-    fn key(&self, node: &Node) -> (u64, u64) {
+    fn key(&self, node: &Node<Estimates>) -> (u64, u64) {
+        let h = node.data.h;
         match self.strategy {
-            Strategy::Astar => (node.g.saturating_add(node.h), node.h),
+            Strategy::Astar => (node.g.saturating_add(h), h),
             Strategy::WeightedAstar(w) => {
                 let w = if w.is_finite() && w >= 0.0 { w } else { 1.0 };
                 let weighted = if w.fract() == 0.0 {
-                    (w as u64).saturating_mul(node.h)
+                    (w as u64).saturating_mul(h)
                 } else {
                     // Rounded down: keys stay integers for the bucket queue.
-                    (w * node.h as f64) as u64
+                    (w * h as f64) as u64
                 };
-                (node.g.saturating_add(weighted), node.h)
+                (node.g.saturating_add(weighted), h)
             }
-            Strategy::Greedy => (node.h, 0),
+            // The lazy strategies run on their own engine.
+            Strategy::Greedy | Strategy::Lazy(_) => (h, 0),
         }
     }
 
     fn push(&mut self, id: StateId, preferred: bool) {
-        let (p, s) = self.key(&self.nodes[id as usize]);
+        let (p, s) = self.key(self.space.node(id));
         self.regular.push(p, s, id);
         if preferred && let Some(list) = self.preferred.as_mut() {
             list.push(p, s, id);
@@ -358,14 +308,14 @@ impl Engine<'_, '_, '_> {
 
     fn expand(&mut self, id: StateId) {
         // `parent_buf` holds the state (loaded for the goal test).
-        let g = self.nodes[id as usize].g;
+        let g = self.space.node(id).g;
         if self.preferred.is_some() {
             // Re-evaluate the parent: its preferred operators were overwritten
             // by the evaluations of other states since.
             let _ = self
                 .guide
                 .evaluate_node(id, bits_of(&self.parent_buf, self.task.num_facts()));
-            self.work += 1;
+            self.log.work += 1;
             self.preferred_ops.clear();
             self.preferred_ops.extend_from_slice(self.guide.preferred_operators());
             for &op in &self.preferred_ops {
@@ -379,48 +329,50 @@ impl Engine<'_, '_, '_> {
         // First all successors are prepared (hashed, their table slots
         // touched), so that the lookups below find them in cache; there they
         // are recomputed, which is cheaper than copying them.
-        self.registry.clear_prepared();
+        self.space.registry.clear_prepared();
         for &op_id in &applicable {
             self.successors.apply(
                 &self.task.operators[op_id as usize],
                 &self.parent_buf,
                 &mut self.succ_buf,
             );
-            self.registry.prepare(&self.succ_buf);
+            self.space.registry.prepare(&self.succ_buf);
         }
         let mut succ = std::mem::take(&mut self.succ_buf);
         for (k, &op_id) in applicable.iter().enumerate() {
-            self.stats.generated += 1;
+            self.log.stats.generated += 1;
             let op = &self.task.operators[op_id as usize];
             let succ_g = g.saturating_add(op.cost as u64);
             if self.bound.is_some_and(|b| succ_g > b) {
                 // Not even interned: no completion can be within the bound.
-                self.stats.pruned_by_bound += 1;
+                self.log.stats.pruned_by_bound += 1;
                 continue;
             }
             self.successors.apply(op, &self.parent_buf, &mut succ);
             let preferred = self.is_preferred[op_id as usize];
-            let (sid, new) = self.registry.insert_prepared(k, &succ);
+            let (sid, new) = self.space.registry.insert_prepared(k, &succ);
             if self.path_dependent {
                 let n = self.task.num_facts();
                 let (parent_state, child_state) = (bits_of(&self.parent_buf, n), bits_of(&succ, n));
                 self.guide.notify_transition(id, parent_state, op_id, sid, child_state);
             }
             if new {
-                self.nodes.push(Node {
+                self.space.nodes.push(Node {
                     g: succ_g,
-                    h: UNKNOWN,
-                    hp: UNKNOWN,
                     parent: id,
                     op: op_id,
                     status: NodeStatus::Open,
+                    data: Estimates {
+                        h: UNKNOWN,
+                        hp: UNKNOWN,
+                    },
                 });
                 if self.admit(sid, &succ) {
                     self.push(sid, preferred);
                 }
                 continue;
             }
-            let node = &mut self.nodes[sid as usize];
+            let node = self.space.node_mut(sid);
             if succ_g >= node.g || node.status == NodeStatus::DeadEnd {
                 continue;
             }
@@ -436,7 +388,7 @@ impl Engine<'_, '_, '_> {
                 }
                 NodeStatus::Closed => {
                     if self.reopen_closed {
-                        self.stats.reopened += 1;
+                        self.log.stats.reopened += 1;
                         if self.admit(sid, &succ) {
                             self.push(sid, preferred);
                         }
@@ -460,52 +412,15 @@ impl Engine<'_, '_, '_> {
         self.preferred_ops.clear();
     }
 
-    fn extract_plan(&self, goal: StateId) -> Vec<OpId> {
-        let mut plan = Vec::new();
-        let mut id = goal;
-        while self.nodes[id as usize].parent != NO_PARENT {
-            let node = &self.nodes[id as usize];
-            plan.push(node.op);
-            id = node.parent;
-        }
-        plan.reverse();
-        plan
-    }
-
     fn memory_estimate(&self) -> u64 {
-        (self.registry.memory_bytes()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
+        (self.space.memory_bytes()
             + self.regular.memory_bytes()
             + self.preferred.as_ref().map_or(0, |l| l.memory_bytes())
             + self.successors.memory_bytes()) as u64
     }
 
-    fn finish(mut self, outcome: Outcome) -> (Outcome, Statistics) {
-        self.stats.search_time = self.monitor.elapsed();
-        let rss = limits::resident_set_bytes().unwrap_or(0);
-        self.stats.peak_memory_bytes = self.monitor.peak_bytes().max(self.memory_estimate()).max(rss);
-        self.progress_line.clear();
-        if self.verbose {
-            let s = &self.stats;
-            match &outcome {
-                Outcome::Solved(plan) => eprintln!(
-                    "Solution found: length {}, cost {}",
-                    plan.len(),
-                    self.task.plan_cost(plan)
-                ),
-                Outcome::Unsolvable => eprintln!("Search space exhausted: no solution (within the bound)"),
-                other => eprintln!("Search stopped: {}", other.describe()),
-            }
-            eprintln!("Expanded {} state(s).", s.expanded);
-            eprintln!("Evaluated {} state(s).", s.evaluated);
-            eprintln!("Generated {} state(s).", s.generated);
-            eprintln!("Reopened {} state(s).", s.reopened);
-            eprintln!("Dead ends: {} state(s).", s.dead_ends);
-            eprintln!("Pruned by bound: {} state(s).", s.pruned_by_bound);
-            eprintln!("Registered {} state(s).", self.registry.len());
-            eprintln!("Search time: {:.3}s", s.search_time.as_secs_f64());
-            eprintln!("Peak memory: {} KB", s.peak_memory_bytes / 1024);
-        }
-        (outcome, self.stats)
+    fn finish(self, outcome: Outcome) -> (Outcome, Statistics) {
+        let memory = self.memory_estimate();
+        self.log.finish(self.task, outcome, memory, self.space.registry.len())
     }
 }

@@ -1,12 +1,21 @@
-//! Search: one best-first engine over the [`crate::task::registry::StateRegistry`].
-//! A*, greedy best-first and weighted A* differ only in the open-list key.
+//! Search: two best-first engines over the [`crate::task::registry::StateRegistry`].
+//! A*, greedy best-first and weighted A* run on the eager engine and differ
+//! only in the open-list key; lazy greedy search and BFWS run on the lazy
+//! engine, with several heuristics.
 //!
-//! [`engine`] runs the loop, [`open_list`] orders the nodes, [`successor`]
-//! finds applicable operators, [`limits`] watches time, memory and Ctrl-C,
-//! [`progress`] draws the live progress line on a terminal.
+//! [`engine`] runs the eager loop, [`lazy`] the lazy one, [`nodes`] holds
+//! what they share (the search space, statistics, limits, log lines),
+//! [`open_list`] orders the nodes, [`novelty`] measures width-based novelty,
+//! [`successor`] finds applicable operators, [`limits`] watches time, memory
+//! and Ctrl-C, [`progress`] draws the live progress line on a terminal.
 
 mod engine;
+mod lazy;
+#[cfg(test)]
+mod lazy_tests;
 mod limits;
+mod nodes;
+pub mod novelty;
 mod open_list;
 mod progress;
 mod successor;
@@ -19,6 +28,8 @@ use std::time::Duration;
 use crate::heuristic::{Heuristic, HeuristicKind, lmcut, relax};
 use crate::task::{OpId, Task};
 
+pub use lazy::{Guide, LazyOptions, NoveltyUse, SuccessorOrder};
+
 /// How the engine orders its open list: the one thing in which its
 /// algorithms differ.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,16 +40,36 @@ pub enum Strategy {
     WeightedAstar(f64),
     /// Key h only; preferred operators from the heuristic are boosted.
     Greedy,
+    /// Lazy greedy best-first search: deferred evaluation, one open list per
+    /// heuristic (see [`search_lazy`]).
+    Lazy(LazyOptions),
 }
 
 impl Strategy {
-    /// The name in logs: `astar`, `gbfs`, `wastar[w=2]`.
+    /// The name in logs: `astar`, `gbfs`, `wastar[w=2]`, `lazy`, `bfws`,
+    /// `lazy[order=natural]`.
     pub fn name(self) -> String {
         match self {
             Strategy::Astar => ASTAR.name.to_string(),
             Strategy::Greedy => GBFS.name.to_string(),
             Strategy::WeightedAstar(w) => format!("{}[w={w}]", WASTAR.name),
+            Strategy::Lazy(options) => {
+                let name = match options.novelty {
+                    NoveltyUse::Off => LAZY.name,
+                    NoveltyUse::FirstKey => BFWS.name,
+                    NoveltyUse::OwnList => LAZY_WIDTH.name,
+                };
+                match options.order {
+                    SuccessorOrder::PreferredFirst => name.to_string(),
+                    order => format!("{name}[order={}]", order.name()),
+                }
+            }
         }
+    }
+
+    /// True for the lazy engine, which takes several heuristics.
+    pub fn is_lazy(self) -> bool {
+        matches!(self, Strategy::Lazy(_))
     }
 }
 
@@ -107,8 +138,46 @@ pub static WASTAR: SearchKind = SearchKind {
     strategy: Strategy::WeightedAstar,
 };
 
+pub static LAZY: SearchKind = SearchKind {
+    name: "lazy",
+    help: "lazy greedy best-first search: deferred evaluation, one open list per heuristic \
+(--heuristic hff,goalcount) and per preferred-operator set, alternated",
+    optimal: false,
+    preferred_operators: true,
+    default_heuristic: &relax::HFF,
+    strategy: |_| Strategy::Lazy(LazyOptions::default()),
+};
+
+pub static BFWS: SearchKind = SearchKind {
+    name: "bfws",
+    help: "lazy search keyed by width-based novelty first, the heuristic second (BFWS-style)",
+    optimal: false,
+    preferred_operators: true,
+    default_heuristic: &relax::HFF,
+    strategy: |_| {
+        Strategy::Lazy(LazyOptions {
+            novelty: NoveltyUse::FirstKey,
+            ..LazyOptions::default()
+        })
+    },
+};
+
+pub static LAZY_WIDTH: SearchKind = SearchKind {
+    name: "lazy-width",
+    help: "lazy search with one more open list, keyed by width-based novelty first and the heuristic second",
+    optimal: false,
+    preferred_operators: true,
+    default_heuristic: &relax::HFF,
+    strategy: |_| {
+        Strategy::Lazy(LazyOptions {
+            novelty: NoveltyUse::OwnList,
+            ..LazyOptions::default()
+        })
+    },
+};
+
 /// Every search algorithm the command line offers, in `--help` order.
-pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR];
+pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR, &LAZY, &BFWS, &LAZY_WIDTH];
 
 /// The registered search algorithm of this name.
 pub fn kind(name: &str) -> Option<&'static SearchKind> {
@@ -224,7 +293,30 @@ pub fn search(
     prune: Option<&mut dyn Heuristic>,
     config: &SearchConfig,
 ) -> (Outcome, Statistics) {
-    engine::run(task, guide, prune, config, interrupt_flag())
+    match config.strategy {
+        // The lazy engine never prunes against the bound with a heuristic:
+        // it needs no `prune` heuristic to stay sound.
+        Strategy::Lazy(options) => {
+            let mut guides = [Guide {
+                heuristic: guide,
+                preferred_operators: config.preferred_operators,
+            }];
+            lazy::run(task, &mut guides, options, config, interrupt_flag())
+        }
+        _ => engine::run(task, guide, prune, config, interrupt_flag()),
+    }
+}
+
+/// Runs lazy greedy best-first search guided by several heuristics, one open
+/// list each (and one more for the preferred operators of each guide that
+/// uses them). `guides` must not be empty.
+pub fn search_lazy(
+    task: &Task,
+    guides: &mut [Guide<'_>],
+    options: LazyOptions,
+    config: &SearchConfig,
+) -> (Outcome, Statistics) {
+    lazy::run(task, guides, options, config, interrupt_flag())
 }
 
 /// Set this (e.g. from a Ctrl-C handler) to stop every running search with

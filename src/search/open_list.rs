@@ -1,5 +1,6 @@
-//! Open list keyed by two integers (primary, then secondary), holding state
-//! ids only; ties within a key are FIFO or LIFO.
+//! Open list keyed by two integers (primary, then secondary), holding small
+//! entries (state ids for the eager engine, parent and operator for the lazy
+//! one); ties within a key are FIFO or LIFO.
 //!
 //! Keys are usually small (f or h values of unit-cost tasks), so the list is
 //! a two-level bucket queue: `levels[primary].buckets[secondary]`. Pushing and
@@ -22,33 +23,42 @@ const MAX_KEY: u64 = 1 << 16;
 /// Total number of buckets before switching to the heap.
 const MAX_BUCKETS: usize = 1 << 20;
 
-#[derive(Default)]
-struct Level {
-    buckets: Vec<VecDeque<StateId>>,
+struct Level<T> {
+    buckets: Vec<VecDeque<T>>,
     /// No non-empty bucket below this index.
     min: usize,
     len: usize,
 }
 
-enum Repr {
+impl<T> Default for Level<T> {
+    fn default() -> Self {
+        Level {
+            buckets: Vec::new(),
+            min: 0,
+            len: 0,
+        }
+    }
+}
+
+enum Repr<T> {
     Buckets {
-        levels: Vec<Level>,
+        levels: Vec<Level<T>>,
         /// No non-empty level below this index.
         min: usize,
         num_buckets: usize,
     },
     /// (primary, secondary, tie, id); `tie` encodes FIFO or LIFO order.
-    Heap(BinaryHeap<Reverse<(u64, u64, u64, StateId)>>),
+    Heap(BinaryHeap<Reverse<(u64, u64, u64, T)>>),
 }
 
-pub struct OpenList {
-    repr: Repr,
+pub struct OpenList<T = StateId> {
+    repr: Repr<T>,
     lifo: bool,
     len: usize,
     seq: u64,
 }
 
-impl OpenList {
+impl<T: Copy + Ord> OpenList<T> {
     pub fn new(lifo: bool) -> Self {
         OpenList {
             repr: Repr::Buckets {
@@ -71,7 +81,7 @@ impl OpenList {
         if self.lifo { u64::MAX - self.seq } else { self.seq }
     }
 
-    pub fn push(&mut self, primary: u64, secondary: u64, id: StateId) {
+    pub fn push(&mut self, primary: u64, secondary: u64, id: T) {
         if let Repr::Buckets {
             levels,
             min,
@@ -129,7 +139,7 @@ impl OpenList {
     }
 
     /// Removes an entry with the smallest key; returns it with its key.
-    pub fn pop(&mut self) -> Option<(u64, u64, StateId)> {
+    pub fn pop(&mut self) -> Option<(u64, u64, T)> {
         if self.len == 0 {
             return None;
         }
@@ -175,11 +185,11 @@ impl OpenList {
             Repr::Buckets {
                 levels, num_buckets, ..
             } => {
-                levels.capacity() * std::mem::size_of::<Level>()
-                    + num_buckets * std::mem::size_of::<VecDeque<StateId>>()
-                    + self.len * std::mem::size_of::<StateId>() * 2
+                levels.capacity() * std::mem::size_of::<Level<T>>()
+                    + num_buckets * std::mem::size_of::<VecDeque<T>>()
+                    + self.len * std::mem::size_of::<T>() * 2
             }
-            Repr::Heap(heap) => heap.capacity() * 32,
+            Repr::Heap(heap) => heap.capacity() * std::mem::size_of::<(u64, u64, u64, T)>(),
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::task::{CondEffect, Fact, FactId, Operator};
 type Rule = (FactId, Vec<FactId>, Vec<FactId>);
 
 #[derive(Default)]
-struct Builder {
+pub(super) struct Builder {
     facts: Vec<Fact>,
     index: HashMap<String, FactId>,
     ops: Vec<Operator>,
@@ -30,7 +30,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn fact(&mut self, name: &str) -> FactId {
+    pub(super) fn fact(&mut self, name: &str) -> FactId {
         if let Some(&f) = self.index.get(name) {
             return f;
         }
@@ -50,7 +50,7 @@ impl Builder {
         v
     }
 
-    fn op(&mut self, name: &str, pre: &[&str], pre_neg: &[&str], del: &[&str], add: &[&str], cost: u32) {
+    pub(super) fn op(&mut self, name: &str, pre: &[&str], pre_neg: &[&str], del: &[&str], add: &[&str], cost: u32) {
         let op = Operator {
             action: name.to_string(),
             args: Vec::new(),
@@ -84,7 +84,7 @@ impl Builder {
         self.axioms[layer].push(rule);
     }
 
-    fn build(mut self, init: &[&str], goal: &[&str], goal_neg: &[&str]) -> Task {
+    pub(super) fn build(mut self, init: &[&str], goal: &[&str], goal_neg: &[&str]) -> Task {
         self.init = self.facts(init);
         self.goal = self.facts(goal);
         self.goal_neg = self.facts(goal_neg);
@@ -103,7 +103,7 @@ impl Builder {
 }
 
 /// Positions 0..=n; steps of +1 (cost 1) and jumps of +3 (cost 2).
-fn chain(n: usize) -> Task {
+pub(super) fn chain(n: usize) -> Task {
     let mut b = Builder::default();
     for i in 0..n {
         let (here, next) = (format!("at{i}"), format!("at{}", i + 1));
@@ -117,7 +117,7 @@ fn chain(n: usize) -> Task {
 }
 
 /// A robot on a w×h grid with walls; moving into (x, y) costs `cost(x, y)`.
-fn grid(w: usize, h: usize, walls: &[(usize, usize)], cost: impl Fn(usize, usize) -> u32) -> Task {
+pub(super) fn grid(w: usize, h: usize, walls: &[(usize, usize)], cost: impl Fn(usize, usize) -> u32) -> Task {
     let mut b = Builder::default();
     let name = |x: usize, y: usize| format!("at-{x}-{y}");
     for x in 0..w {
@@ -150,7 +150,7 @@ fn grid(w: usize, h: usize, walls: &[(usize, usize)], cost: impl Fn(usize, usize
 }
 
 /// Towers of Hanoi with `n` discs on three pegs, all starting on peg 1.
-fn hanoi(n: usize) -> Task {
+pub(super) fn hanoi(n: usize) -> Task {
     let mut b = Builder::default();
     let discs: Vec<String> = (1..=n).map(|d| format!("d{d}")).collect();
     let pegs = ["p1", "p2", "p3"];
@@ -206,7 +206,7 @@ fn hanoi(n: usize) -> Task {
 
 /// `n` switches that can be turned on (only when off) and off; the goal
 /// wants the even ones on and the odd ones off. 2^n states.
-fn switches(n: usize, reachable_goal: bool) -> Task {
+pub(super) fn switches(n: usize, reachable_goal: bool) -> Task {
     let mut b = Builder::default();
     for i in 0..n {
         let s = format!("on{i}");
@@ -225,7 +225,7 @@ fn switches(n: usize, reachable_goal: bool) -> Task {
 }
 
 /// Cheapest plan cost by Dijkstra over explicit states.
-fn dijkstra(task: &Task) -> Option<u64> {
+pub(super) fn dijkstra(task: &Task) -> Option<u64> {
     let mut ids: HashMap<StateBuf, usize> = HashMap::new();
     let mut states = vec![task.initial_state()];
     let mut dist = vec![0u64];
@@ -260,7 +260,7 @@ fn dijkstra(task: &Task) -> Option<u64> {
 }
 
 /// Replays a plan; returns its cost if it is valid and reaches the goal.
-fn replay(task: &Task, plan: &[OpId]) -> Option<u64> {
+pub(super) fn replay(task: &Task, plan: &[OpId]) -> Option<u64> {
     let mut state = task.initial_state();
     let mut next = state.clone();
     for &o in plan {
@@ -274,7 +274,7 @@ fn replay(task: &Task, plan: &[OpId]) -> Option<u64> {
     task.is_goal(state.bits()).then(|| task.plan_cost(plan))
 }
 
-fn config(strategy: Strategy) -> SearchConfig {
+pub(super) fn config(strategy: Strategy) -> SearchConfig {
     SearchConfig {
         strategy,
         ..SearchConfig::default()
@@ -359,7 +359,7 @@ fn conditional_effects_and_derived_facts() {
     assert_eq!(dijkstra(&briefcase(2, 2)), Some(5));
 }
 
-fn test_tasks() -> Vec<Task> {
+pub(super) fn test_tasks() -> Vec<Task> {
     vec![
         chain(10),
         grid(6, 5, &[(1, 1), (2, 1), (3, 3), (1, 3)], |x, y| {
