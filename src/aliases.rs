@@ -8,9 +8,10 @@
 //! sets those options on [`Options`]. To point an alias at another
 //! configuration, edit both lines of its entry.
 
-use crate::heuristic::{blind, lmcut, pdb, relax};
+use crate::heuristic::cost_type::CostType;
+use crate::heuristic::{HeuristicKind, blind, lmcount, lmcut, pdb, relax};
 use crate::planner::{Config, Options};
-use crate::search::Strategy;
+use crate::search::{LazyOptions, Strategy};
 
 /// One named configuration.
 pub struct Alias {
@@ -29,17 +30,20 @@ pub struct Alias {
 pub static ALIASES: &[Alias] = &[
     Alias {
         name: "lama-first",
-        description: "a first plan fast: greedy best-first search with h_FF and its preferred operators",
-        solve_args: "--search gbfs --heuristic hff",
-        configure: |o| o.config = Config::new(Strategy::Greedy, &relax::HFF),
+        description: "a first plan fast, as LAMA's first iteration: lazy greedy best-first search with h_FF and \
+the landmark count on unit costs, their preferred operators in open lists of their own",
+        solve_args: "--search lazy --heuristic hff,lmcount --cost-type one",
+        configure: |o| o.config = lama_first(),
     },
     Alias {
-        // The anytime search that would go on improving the plan is not
-        // built yet: until it is, this is the first search alone.
         name: "lama",
-        description: "the first search of lama-first; corvus has no anytime search yet, so no later, cheaper plans",
-        solve_args: "--search gbfs --heuristic hff",
-        configure: |o| o.config = Config::new(Strategy::Greedy, &relax::HFF),
+        description: "lama-first's plan, then cheaper ones until the time limit (restarting weighted A*), \
+each written to PLANFILE.1, PLANFILE.2, ...",
+        solve_args: "--search lazy --heuristic hff,lmcount --cost-type one --anytime",
+        configure: |o| {
+            o.config = lama_first();
+            o.anytime = true;
+        },
     },
     Alias {
         name: "seq-opt-lmcut",
@@ -60,6 +64,17 @@ pub static ALIASES: &[Alias] = &[
         configure: |o| o.config = Config::new(Strategy::Astar, &blind::BLIND),
     },
 ];
+
+/// LAMA's first iteration: lazy greedy search alternating h_FF and the
+/// landmark count (and their preferred-operator lists), both on unit costs.
+fn lama_first() -> Config {
+    static MORE: [&HeuristicKind; 1] = [&lmcount::LM_COUNT];
+    Config {
+        more_heuristics: &MORE,
+        cost_type: CostType::One,
+        ..Config::new(Strategy::Lazy(LazyOptions::default()), &relax::HFF)
+    }
+}
 
 /// The alias of this name.
 pub fn get(name: &str) -> Option<&'static Alias> {
@@ -82,20 +97,29 @@ mod tests {
     use crate::heuristic;
     use crate::search;
 
-    /// `solve_args` and `configure` say the same thing: the search and the
-    /// heuristic named in the arguments are the ones configured.
+    /// `solve_args` and `configure` say the same thing: the search, the
+    /// heuristics, the cost type and anytime named in the arguments are the
+    /// ones configured.
     #[test]
     fn solve_args_name_the_configured_search_and_heuristic() {
         for alias in ALIASES {
             let args: Vec<&str> = alias.solve_args.split_whitespace().collect();
-            let value = |flag: &str| {
-                let i = args.iter().position(|a| *a == flag).expect("flag present");
-                args[i + 1]
-            };
-            let search = search::kind(value("--search")).expect("a registered search");
-            let heuristic = heuristic::kind(value("--heuristic")).expect("a registered heuristic");
-            let config = alias.options().config;
-            assert_eq!(config, Config::new((search.strategy)(2.0), heuristic), "{}", alias.name);
+            let value = |flag: &str| args.iter().position(|a| *a == flag).map(|i| args[i + 1]);
+            let search = search::kind(value("--search").expect("--search")).expect("a registered search");
+            let heuristics: Vec<&'static heuristic::HeuristicKind> = value("--heuristic")
+                .expect("--heuristic")
+                .split(',')
+                .map(|h| heuristic::kind(h).expect("a registered heuristic"))
+                .collect();
+            let cost_type =
+                value("--cost-type").map_or(CostType::Normal, |c| CostType::from_name(c).expect("a cost type"));
+            let options = alias.options();
+            let config = options.config;
+            assert_eq!(config.search, (search.strategy)(2.0), "{}", alias.name);
+            assert_eq!(config.heuristic, heuristics[0], "{}", alias.name);
+            assert_eq!(config.more_heuristics, &heuristics[1..], "{}", alias.name);
+            assert_eq!(config.cost_type, cost_type, "{}", alias.name);
+            assert_eq!(options.anytime, args.contains(&"--anytime"), "{}", alias.name);
         }
     }
 

@@ -136,16 +136,18 @@ struct SolveArgs {
     #[arg(long, value_name = "NAME", value_parser = alias_arg(),
           conflicts_with_all = ["search", "heuristic", "no_preferred", "perimeter"])]
     alias: Option<&'static Alias>,
-    /// Search algorithm.
-    #[arg(long, value_parser = search_arg(), default_value = "gbfs")]
-    search: &'static SearchKind,
+    /// Search algorithm [default: without --search and --heuristic, the first --alias
+    /// (lama-first); with --heuristic only, gbfs].
+    #[arg(long, value_parser = search_arg())]
+    search: Option<&'static SearchKind>,
     /// Heuristic, or a comma-separated list for the lazy searches (one open list each:
     /// hff,lmcount) [default: the search algorithm's, see --search].
     #[arg(long, value_parser = heuristic_arg(), value_delimiter = ',', num_args = 1)]
     heuristic: Vec<&'static HeuristicKind>,
-    /// The action costs the heuristic sees; the search counts the task's.
-    #[arg(long, value_parser = cost_type_arg(), default_value = "normal")]
-    cost_type: CostType,
+    /// The action costs the heuristic sees; the search counts the task's
+    /// [default: normal, or the alias's].
+    #[arg(long, value_parser = cost_type_arg())]
+    cost_type: Option<CostType>,
     /// Weight W of weighted A*: a finite number, at least 0.
     #[arg(long, default_value_t = 2.0, value_parser = parse_weight)]
     weight: f64,
@@ -213,14 +215,14 @@ fn main() -> ExitCode {
     };
     let code = match command {
         Command::Solve(args) => {
-            if args.heuristic.len() > 1 && !(args.search.strategy)(args.weight).is_lazy() {
+            if args.heuristic.len() > 1 && !(args.search_kind().strategy)(args.weight).is_lazy() {
                 use clap::CommandFactory;
                 Cli::command()
                     .error(
                         clap::error::ErrorKind::ArgumentConflict,
                         format!(
                             "--search {} takes one heuristic; several (--heuristic {}) need --search lazy or bfws",
-                            args.search.name,
+                            args.search_kind().name,
                             args.heuristic.iter().map(|k| k.name).collect::<Vec<_>>().join(",")
                         ),
                     )
@@ -240,15 +242,23 @@ fn main() -> ExitCode {
 }
 
 impl SolveArgs {
-    /// The planner options these arguments ask for.
+    /// The search algorithm named, or gbfs when only a heuristic is.
+    fn search_kind(&self) -> &'static SearchKind {
+        self.search.unwrap_or(&corvus::search::GBFS)
+    }
+
+    /// The planner options these arguments ask for. Without --search,
+    /// --heuristic and --alias, the configuration is the first alias's (the
+    /// strongest satisficing one), with the other options on top.
     fn options(&self) -> Options {
-        let heuristic = self.heuristic.first().copied().unwrap_or(self.search.default_heuristic);
+        let search_kind = self.search_kind();
+        let heuristic = self.heuristic.first().copied().unwrap_or(search_kind.default_heuristic);
         let more_heuristics: &'static [&'static HeuristicKind] = match self.heuristic.get(1..) {
             // Built once per run: leaking it gives the `'static` list a `Config` holds.
             Some(more) if !more.is_empty() => more.to_vec().leak(),
             _ => &[],
         };
-        let search = match (self.search.strategy)(self.weight) {
+        let search = match (search_kind.strategy)(self.weight) {
             Strategy::Lazy(lazy) => Strategy::Lazy(corvus::search::LazyOptions {
                 order: self.successor_order,
                 ..lazy
@@ -264,7 +274,7 @@ impl SolveArgs {
             config: Config {
                 preferred_operators: !self.no_preferred && heuristic.preferred_operators,
                 perimeter: self.perimeter,
-                cost_type: self.cost_type,
+                cost_type: self.cost_type.unwrap_or(CostType::Normal),
                 explicit_heuristic: !self.heuristic.is_empty(),
                 more_heuristics,
                 ..Config::new(search, heuristic)
@@ -280,8 +290,24 @@ impl SolveArgs {
             verbose: !self.quiet,
             anytime: self.anytime,
         };
-        if let Some(alias) = self.alias {
+        let alias = match self.alias {
+            Some(alias) => Some(alias),
+            None if self.search.is_none() && self.heuristic.is_empty() => corvus::aliases::ALIASES.first(),
+            None => None,
+        };
+        if let Some(alias) = alias {
             (alias.configure)(&mut options);
+            // What the alias leaves to the user (--anytime, --cost-type, and
+            // for the default also --no-preferred and --perimeter).
+            options.anytime |= self.anytime;
+            if let Some(cost_type) = self.cost_type {
+                options.config.cost_type = cost_type;
+            }
+            options.config.preferred_operators &= !self.no_preferred;
+            options.config.perimeter |= self.perimeter;
+            if let Strategy::Lazy(lazy) = &mut options.config.search {
+                lazy.order = self.successor_order;
+            }
         }
         options
     }

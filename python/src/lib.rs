@@ -49,6 +49,13 @@ fn options(
                 .ok_or_else(|| format!("unknown alias `{name}`"))?
                 .options()
         }
+        // Neither a search nor a heuristic: the first alias (lama-first),
+        // as on the command line.
+        None if search.is_none() && heuristic.is_none() => {
+            let mut options = corvus::aliases::ALIASES[0].options();
+            options.config.preferred_operators &= preferred_operators;
+            options
+        }
         None => {
             let kind = corvus::search::kind(search.unwrap_or("gbfs"))
                 .ok_or_else(|| format!("unknown search `{}`", search.unwrap_or_default()))?;

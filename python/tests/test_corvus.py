@@ -26,7 +26,7 @@ def test_solve_a_shipped_pddl_file(tmp_path):
     result = corvus.solve(BLOCKS, BLOCKS_4)
     assert result.solved and result.exit_code == 0
     assert set(result.stats) == STATS_FIELDS
-    assert result.stats["config"] == "gbfs(hff)"
+    assert result.stats["config"] == "lazy(hff[cost=one],lmcount[cost=one])"
     assert result.stats["plan_file"] is None
     plan = result.plan
     assert plan.unit_cost and plan.cost == len(plan) == result.stats["plan_length"]
