@@ -46,12 +46,12 @@ SUPPORTED_FEATURES: List[Tuple[str, str]] = [
     ("quality_metrics", "PLAN_LENGTH"),
     ("actions_cost_kind", "STATIC_FLUENTS_IN_ACTIONS_COST"),
     ("actions_cost_kind", "INT_NUMBERS_IN_ACTIONS_COST"),
-    # ADL (issue 16), once corvus grounds it:
-    # ("conditions_kind", "DISJUNCTIVE_CONDITIONS"),
-    # ("conditions_kind", "EXISTENTIAL_CONDITIONS"),
-    # ("conditions_kind", "UNIVERSAL_CONDITIONS"),
-    # ("effects_kind", "CONDITIONAL_EFFECTS"),
-    # ("effects_kind", "FORALL_EFFECTS"),
+    # ADL: quantified and disjunctive conditions, conditional and universal effects.
+    ("conditions_kind", "DISJUNCTIVE_CONDITIONS"),
+    ("conditions_kind", "EXISTENTIAL_CONDITIONS"),
+    ("conditions_kind", "UNIVERSAL_CONDITIONS"),
+    ("effects_kind", "CONDITIONAL_EFFECTS"),
+    ("effects_kind", "FORALL_EFFECTS"),
 ]
 
 CREDITS = Credits(

@@ -1,7 +1,8 @@
 """corvus's plans on the shared ADL domains, checked by an independent
 validator: Unified Planning reads the PDDL itself and replays the plan with
-its `SequentialPlanValidator` (quantifiers, conditional effects). Domains UP
-cannot read (derived predicates) are reported as skipped, not passed.
+its `SequentialPlanValidator` (quantifiers, conditional effects); on mutated
+plans both validators agree. Domains UP cannot read (derived predicates) are
+reported as skipped, not passed.
 
 The shared corpus is `../shared/ipc` beside the repository, or
 `$CORVUS_SHARED/ipc`; without it the test is skipped."""
@@ -13,9 +14,11 @@ import pytest
 
 import corvus
 import unified_planning as up
+import unified_planning.shortcuts  # noqa: F401 (up.shortcuts below)
 from unified_planning.engines import ValidationResultStatus
 from unified_planning.engines.plan_validator import SequentialPlanValidator
 from unified_planning.io import PDDLReader
+from unified_planning.plans import SequentialPlan
 
 up.shortcuts.get_environment().credits_stream = None
 
@@ -58,10 +61,16 @@ def test_plans_on_shared_adl_domains_pass_an_independent_validator(name, tmp_pat
         with SequentialPlanValidator() as validator:
             verdict = validator.validate(up_problem, up_plan)
         assert verdict.status == ValidationResultStatus.VALID, f"{name}/{problem.name}: {verdict}"
-        # A mutated plan (its first step dropped) must be rejected by UP too.
-        if len(up_plan.actions) > 0:
-            mutated = up.plans.SequentialPlan(up_plan.actions[1:])
+        # Mutated plans (every step but the last; no step): both validators
+        # give the same verdict, and the empty plan is invalid.
+        for k in (len(up_plan.actions) - 1, 0):
+            mutated_file = tmp_path / f"{problem.stem}.{k}.plan"
+            mutated_file.write_text("".join(f"{a}\n" for a in result.plan.actions[:k]))
             with SequentialPlanValidator() as validator:
-                assert validator.validate(up_problem, mutated).status == ValidationResultStatus.INVALID
+                up_valid = validator.validate(up_problem, SequentialPlan(up_plan.actions[:k])).status
+            ours = corvus.validate(str(domain), str(problem), str(mutated_file)).valid
+            assert (up_valid == ValidationResultStatus.VALID) == ours, f"{name}/{problem.name}, {k} steps"
+            if k == 0:
+                assert not ours, f"{name}/{problem.name}: the goal holds initially"
         checked += 1
     assert checked == 5

@@ -71,8 +71,8 @@ def test_refused_input_raises_with_place_and_exit_code():
         corvus.solve_pddl("(define (domain d) (:predicates (p))", "(define (problem x))")
     assert error.value.exit_code == 31 and "<domain>:1:" in error.value.message
     with pytest.raises(corvus.CorvusError) as error:
-        corvus.solve(ROOT / "tests" / "data" / "forall-domain.pddl", ROOT / "tests" / "data" / "switch-one.pddl")
-    assert error.value.unsupported and "forall" in error.value.message
+        corvus.solve(ROOT / "tests" / "data" / "durative-domain.pddl", ROOT / "tests" / "data" / "switch-one.pddl")
+    assert error.value.unsupported and "durative-action" in error.value.message
     with pytest.raises(corvus.CorvusError) as error:
         corvus.solve(BLOCKS, ROOT / "no-such-problem.pddl")
     assert error.value.exit_code == 31

@@ -220,3 +220,51 @@ def test_up_finds_the_engines_without_import_corvus(tmp_path):
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["[move(x, y)]", "corvus"]
+
+
+def briefcase() -> Problem:
+    """A briefcase moves between three rooms and carries what is in it
+    (a conditional effect under a forall); the goal asks, with a forall,
+    that every item be in r2."""
+    from unified_planning.shortcuts import And, Forall, Variable
+
+    Room = UserType("Room")
+    Item = UserType("Item")
+    case_at = Fluent("case_at", BoolType(), r=Room)
+    at = Fluent("at", BoolType(), i=Item, r=Room)
+    inside = Fluent("inside", BoolType(), i=Item)
+    move = InstantaneousAction("move", a=Room, b=Room)
+    a, b = move.parameters
+    move.add_precondition(case_at(a))
+    move.add_precondition(Not(Equals(a, b)))
+    move.add_effect(case_at(a), False)
+    move.add_effect(case_at(b), True)
+    i = Variable("i", Item)
+    move.add_effect(at(i, b), True, condition=inside(i), forall=[i])
+    move.add_effect(at(i, a), False, condition=inside(i), forall=[i])
+    put_in = InstantaneousAction("put_in", i=Item, r=Room)
+    put_in.add_precondition(And(at(put_in.parameters[0], put_in.parameters[1]), case_at(put_in.parameters[1])))
+    put_in.add_effect(inside(put_in.parameters[0]), True)
+    problem = Problem("briefcase")
+    for f in (case_at, at, inside):
+        problem.add_fluent(f, default_initial_value=False)
+    problem.add_actions([move, put_in])
+    rooms = [Object(f"r{k}", Room) for k in range(3)]
+    items = [Object(f"o{k}", Item) for k in range(2)]
+    problem.add_objects(rooms + items)
+    problem.set_initial_value(case_at(rooms[0]), True)
+    problem.set_initial_value(at(items[0], rooms[0]), True)
+    problem.set_initial_value(at(items[1], rooms[1]), True)
+    problem.add_goal(Forall(at(i, rooms[2]), i))
+    return problem
+
+
+def test_conditional_and_universal_effects_and_quantified_goals_are_supported():
+    problem = briefcase()
+    assert CorvusKind.supports(problem.kind)
+    with OneshotPlanner(name="corvus-opt") as planner:
+        result = planner.solve(problem)
+    assert result.status == Status.SOLVED_OPTIMALLY, result
+    assert_valid(problem, result.plan)
+    # put o0 in at r0, move to r1, put o1 in, move to r2.
+    assert len(result.plan.actions) == 4
