@@ -60,6 +60,8 @@ pub(super) fn improve(
             perimeter: false,
             probe: false,
             cost_type: COST_TYPE,
+            // Weighted A* is eager: one heuristic (the first search's first).
+            more_heuristics: &[],
             ..first.config
         };
         let name = config.name();
