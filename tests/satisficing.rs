@@ -2,9 +2,13 @@
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
+#[path = "asp_common.rs"]
+mod common;
+
+use common::{corvus, stderr};
 use corvus::heuristic::cost_type::CostType;
 use corvus::plan;
 use corvus::planner::{self, Config, FoundPlan, Options, Report, Status};
@@ -17,19 +21,8 @@ fn data(name: &str) -> String {
         .to_string()
 }
 
-fn corvus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_corvus"))
-        .args(args)
-        .output()
-        .expect("the corvus binary runs")
-}
-
 fn code(out: &Output) -> i32 {
     out.status.code().expect("exited normally, not by a signal")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// A fresh directory of this test process for the test `name`.
