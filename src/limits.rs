@@ -44,8 +44,9 @@ pub const WATCH_PERIOD: Duration = Duration::from_millis(10);
 /// How long a phase may take to reach a checkpoint once a stop is
 /// requested, before the binary ends it from the watchdog (only when
 /// [`allow_exit`] is on): the phases without checkpoints are single library
-/// calls, such as pest reading a file (about 1 s for 8 MB).
-pub const STOP_GRACE: Duration = Duration::from_millis(500);
+/// calls, such as pest reading a file (about 1 s for 8 MB). With
+/// [`WATCH_PERIOD`], a run ends within about 0.2 s of its limit.
+pub const STOP_GRACE: Duration = Duration::from_millis(150);
 
 /// Why a run stops before its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -452,7 +453,7 @@ fn watchdog() {
                 && now.duration_since(since) >= STOP_GRACE
             {
                 eprintln!(
-                    "{} did not stop within {:.1}s of the stop; ending it",
+                    "{} did not stop within {:.2}s of the stop; ending it",
                     w.phase().name(),
                     STOP_GRACE.as_secs_f64()
                 );

@@ -219,6 +219,72 @@ fn parsing_stops_at_the_time_limit() {
     assert_eq!(read_stats(&stats)["config"], "parsing");
 }
 
+/// A corridor of `cells` cells, walked from the first to the last: every
+/// cell is a landmark, and each is naturally ordered before all the later
+/// ones, so building the landmark graph is quadratic in the cells while
+/// grounding is linear (20,000 cells: 0.04 s to ground, minutes of
+/// landmark orderings and gigabytes of memory).
+fn corridor(dir: &Path, cells: usize) -> (String, String) {
+    let domain = "(define (domain corridor) (:requirements :strips)\n  (:predicates (at ?x) (next ?x ?y))\n  \
+                  (:action go :parameters (?x ?y) :precondition (and (at ?x) (next ?x ?y)) \
+                  :effect (and (at ?y) (not (at ?x)))))\n";
+    let objects: String = (0..cells).map(|i| format!(" c{i}")).collect();
+    let next: String = (1..cells).map(|i| format!(" (next c{} c{i})", i - 1)).collect();
+    let problem = format!(
+        "(define (problem walk) (:domain corridor) (:objects{objects})\n  (:init (at c0){next})\n  (:goal (at c{})))\n",
+        cells - 1
+    );
+    let d = dir.join("corridor-domain.pddl");
+    let p = dir.join("corridor-problem.pddl");
+    std::fs::write(&d, domain).expect("write domain");
+    std::fs::write(&p, problem).expect("write problem");
+    (d.display().to_string(), p.display().to_string())
+}
+
+/// Item 1: the time and memory limits hold while the heuristics are built
+/// (the landmark graph of lama-first, the default, on a long corridor):
+/// before, the watchdog had to end the process, and the memory went on
+/// growing until then.
+#[test]
+fn heuristic_construction_stops_at_the_time_and_memory_limits() {
+    let dir = scratch("construction-limit");
+    let (d, p) = corridor(&dir, 20_000);
+    let run = measured(&dir, &["solve", &d, &p, "--time-limit", "1s"], None);
+    assert_eq!(run.code, Some(23), "{}", run.stderr);
+    assert!(run.seconds < 6.0, "stopped after {:.2}s", run.seconds);
+    assert!(
+        run.stderr
+            .contains("heuristic construction stopped: time limit reached"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("did not stop"), "{}", run.stderr);
+
+    let stats = dir.join("stats.json");
+    let run = measured(
+        &dir,
+        &[
+            "solve",
+            &d,
+            &p,
+            "--memory-limit",
+            "200M",
+            "--stats-json",
+            &stats.display().to_string(),
+        ],
+        None,
+    );
+    assert_eq!(run.code, Some(22), "{}", run.stderr);
+    assert!(run.peak_rss <= 200 * MIB + 32 * MIB, "peak {} MB", run.peak_rss / MIB);
+    assert!(
+        run.stderr
+            .contains("heuristic construction stopped: memory limit reached"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read_stats(&stats)["config"], "heuristic construction");
+}
+
 /// Items 1 and 2: SIGINT and SIGTERM during the grounding of eight
 /// parameters over 60 objects (the issue: SIGINT left the process alive at
 /// 6 GB; SIGTERM killed it with 143 and no statistics).

@@ -37,6 +37,7 @@ pub fn reasonable(task: &Task, landmarks: &[Landmark], orderings: &[Ordering]) -
     let mut found: Vec<(LandmarkId, LandmarkId)> = Vec::new();
     let all = 0..landmarks.len() as LandmarkId;
     for b in all.clone().filter(|&b| candidate(b) && landmarks[b as usize].is_goal) {
+        crate::limits::checkpoint();
         for a in all.clone().filter(|&a| a != b && candidate(a)) {
             if interference.interferes(a, b) {
                 found.push((a, b));
@@ -48,6 +49,7 @@ pub fn reasonable(task: &Task, landmarks: &[Landmark], orderings: &[Ordering]) -
         before[o.to as usize].push(o.from);
     }
     for gn in orderings.iter().filter(|o| o.kind == OrderingKind::GreedyNecessary) {
+        crate::limits::checkpoint();
         let (b, c) = (gn.from, gn.to);
         if !candidate(b) {
             continue;

@@ -51,6 +51,9 @@ pub fn find(task: &Task) -> Found {
         search.simple(g);
     }
     while let Some(id) = search.queue.pop_front() {
+        // Each expansion runs a relaxed exploration: quadratic in all, so
+        // long tasks spend seconds here.
+        crate::limits::checkpoint();
         search.expand(id);
     }
     search.natural_orderings();
@@ -251,6 +254,7 @@ impl<'a> Backchain<'a> {
     /// relaxation does not reach without the achievers of `L`.
     fn natural_orderings(&mut self) {
         for l in 0..self.landmarks.len() {
+            crate::limits::checkpoint();
             let Some(reached) = self.reached_without[l].take() else {
                 continue;
             };
@@ -283,6 +287,8 @@ impl<'a> Backchain<'a> {
             .orderings
             .into_iter()
             .filter(|((from, to), _)| {
+                // Natural orderings can be quadratic in the landmarks.
+                crate::limits::checkpoint();
                 new_id[*from as usize] != LandmarkId::MAX && new_id[*to as usize] != LandmarkId::MAX
             })
             .map(|((from, to), kind)| Ordering {
