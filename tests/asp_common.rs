@@ -10,12 +10,28 @@ pub fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A file of the crate (e.g. `problems/ipc/blocks/domain.pddl`) by its full path.
+pub fn data(name: &str) -> String {
+    crate_dir().join(name).display().to_string()
+}
+
+/// The corvus binary run in the crate's directory.
 pub fn corvus(args: &[&str]) -> Output {
+    corvus_in(&crate_dir(), args)
+}
+
+/// The corvus binary run in `dir` (where it writes `sas_plan` by default).
+pub fn corvus_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_corvus"))
         .args(args)
-        .current_dir(crate_dir())
+        .current_dir(dir)
         .output()
         .expect("the corvus binary runs")
+}
+
+/// The exit code of a run that was not ended by a signal.
+pub fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited normally, not by a signal")
 }
 
 pub fn stdout(o: &Output) -> String {

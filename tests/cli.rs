@@ -1,29 +1,12 @@
 //! The `corvus` binary: exit codes, messages and plan files.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(name)
-        .display()
-        .to_string()
-}
+#[path = "asp_common.rs"]
+mod common;
 
-fn corvus(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_corvus"))
-        .args(args)
-        .output()
-        .expect("the corvus binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited normally, not by a signal")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{code, corvus, data, stderr};
 
 fn temp_plan(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("corvus-cli-{}", std::process::id()));

@@ -3,17 +3,15 @@
 //! exit-code table of the README.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use corvus::aliases::ALIASES;
 
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(name)
-        .display()
-        .to_string()
-}
+#[path = "asp_common.rs"]
+mod common;
+
+use common::{code, corvus_in, data, stderr};
 
 const BLOCKS: &str = "problems/ipc/blocks/domain.pddl";
 const BLOCKS_4: &str = "problems/ipc/blocks/probBLOCKS-4-1.pddl";
@@ -25,22 +23,6 @@ fn temp_dir(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
-}
-
-fn corvus_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_corvus"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the corvus binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited normally, not by a signal")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// `corvus validate` on a plan file: its verdict line, after asserting exit 0.

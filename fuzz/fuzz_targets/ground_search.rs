@@ -98,6 +98,10 @@ fn task(c: &mut Choices) -> (String, String) {
 fuzz_target!(|data: &[u8]| {
     let mut c = Choices(data);
     let (domain, problem) = task(&mut c);
+    if std::env::var_os("CORVUS_FUZZ_PRINT").is_some() {
+        // To replay a finding with the binary: print the task it made.
+        eprintln!("{domain}\n{problem}");
+    }
     let Ok(d) = corvus::pddl::parse_domain(&domain, "fuzz-domain.pddl") else { return };
     let Ok(p) = corvus::pddl::parse_problem_for(&d, &problem, "fuzz-problem.pddl") else { return };
     let search = [Strategy::Astar, Strategy::Greedy][c.below(2)];
