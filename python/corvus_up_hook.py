@@ -16,7 +16,11 @@ import sys
 _FACTORY = "unified_planning.engines.factory"
 # The same names as corvus.up.ENGINES, which this module cannot import
 # before UP is loaded.
-_ENGINES = {"corvus": ("corvus.up", "CorvusPlanner"), "corvus-opt": ("corvus.up", "CorvusOptimalPlanner")}
+_ENGINES = {
+    "corvus": ("corvus.up", "CorvusPlanner"),
+    "corvus-opt": ("corvus.up", "CorvusOptimalPlanner"),
+    "corvus-anytime": ("corvus.up", "CorvusAnytimePlanner"),
+}
 
 
 class _FactoryWatcher(importlib.abc.MetaPathFinder):

@@ -281,6 +281,25 @@ fn with_current<T>(f: impl FnOnce(&Watch) -> T) -> Option<T> {
     CURRENT.with(|c| c.borrow().as_deref().map(f))
 }
 
+/// A handle on the run watched on one thread, to stop it from another:
+/// [`StopHandle::interrupt`] stops that run alone, at its next checkpoint,
+/// as a signal would (the signal's [`interrupt_flag`] stops every run, and
+/// for good).
+#[derive(Clone)]
+pub struct StopHandle(Arc<Watch>);
+
+impl StopHandle {
+    /// Stops the run with [`Stop::Interrupted`] (unless it is stopping already).
+    pub fn interrupt(&self) {
+        self.0.request(Stop::Interrupted);
+    }
+}
+
+/// The handle of the run watched on this thread, if any (see [`watch`]).
+pub fn stop_handle() -> Option<StopHandle> {
+    CURRENT.with(|c| c.borrow().clone().map(StopHandle))
+}
+
 /// When the watched run started (its time limit counts from here).
 pub fn run_start() -> Option<Instant> {
     with_current(|w| w.start)
@@ -568,6 +587,22 @@ mod tests {
         });
         let stopped = catch(|| busy_phase(u64::MAX)).unwrap_err();
         assert_eq!(stopped.stop, Stop::OutOfMemory);
+    }
+
+    #[test]
+    fn a_stop_handle_interrupts_its_run_from_another_thread_and_no_other() {
+        let _watch = watch(Limits::default());
+        let handle = stop_handle().expect("a watched run has a handle");
+        std::thread::spawn(move || {
+            let _other = watch(Limits::default());
+            handle.interrupt();
+            assert_eq!(catch(|| busy_phase(1000)), Ok(499_500));
+        })
+        .join()
+        .unwrap();
+        let stopped = catch(|| busy_phase(u64::MAX)).unwrap_err();
+        assert_eq!(stopped.stop, Stop::Interrupted);
+        assert!(!INTERRUPTED.load(Ordering::Relaxed));
     }
 
     #[test]

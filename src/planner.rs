@@ -157,6 +157,9 @@ pub struct Report {
     /// The configuration that decided the run, for the log (`astar(lmcut)`).
     pub config: String,
     pub total_time: Duration,
+    /// An anytime run proved its best plan optimal (a phase found nothing
+    /// cheaper, or the plan costs 0).
+    pub proven_optimal: bool,
 }
 
 /// Errors that end a run before a search result: bad input, unsupported
@@ -224,7 +227,18 @@ pub fn solve_files_with(
 
 /// Grounds and solves a checked domain and problem with one configuration.
 pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
-    run(domain, problem, options, &[(options.config, 1.0)], &mut keep_going)
+    solve_with(domain, problem, options, &mut keep_going)
+}
+
+/// As [`solve`], handing each validated plan to `on_plan` as soon as it is
+/// found (as [`solve_files_with`] does).
+pub fn solve_with(
+    domain: &Domain,
+    problem: &Problem,
+    options: &Options,
+    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
+) -> Result<Report, PlannerError> {
+    run(domain, problem, options, &[(options.config, 1.0)], on_plan)
 }
 
 /// One search configuration: what `solve` runs, or one entry of a
@@ -378,6 +392,7 @@ fn run(
                 search: Statistics::default(),
                 config: "grounding".to_string(),
                 total_time: start.elapsed(),
+                proven_optimal: false,
             });
         }
         Err(GroundError::Unsupported(m)) => return Err(PlannerError::Unsupported(m)),
@@ -458,6 +473,7 @@ fn run(
                     search: stats,
                     config: name,
                     total_time: start.elapsed(),
+                    proven_optimal: false,
                 };
                 let stop = on_plan(report.plan.as_ref().expect("solved")).is_break();
                 if options.anytime && !stop {
@@ -474,6 +490,7 @@ fn run(
                     search: stats,
                     config: name,
                     total_time: start.elapsed(),
+                    proven_optimal: false,
                 });
             }
             Outcome::Incomplete => Status::Incomplete,
@@ -507,6 +524,7 @@ fn run(
         search: stats,
         config: name,
         total_time: start.elapsed(),
+        proven_optimal: false,
     })
 }
 
@@ -621,6 +639,7 @@ pub fn stopped_report(stopped: Stopped, ground: GroundStats, start: Instant, opt
         },
         config: stopped.phase.name().to_string(),
         total_time: start.elapsed(),
+        proven_optimal: false,
     }
 }
 

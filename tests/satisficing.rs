@@ -146,6 +146,7 @@ fn anytime_plans_get_strictly_cheaper_and_are_valid() {
     let (costs, report) = anytime_plans(&data(ROADS), &data(ROADS_DETOUR), &options);
     assert_eq!(costs, vec![10, 3]);
     assert_eq!(report.status, Status::Solved);
+    assert!(report.proven_optimal, "the last phase found nothing cheaper than 3");
     assert_eq!(report.plan.map(|p| p.cost), Some(3));
     assert_eq!(report.config, "wastar[w=5](hff[cost=plusone])");
     // Without --anytime the same first search ends at its plan.
@@ -153,8 +154,9 @@ fn anytime_plans_get_strictly_cheaper_and_are_valid() {
         anytime: false,
         ..options
     };
-    let (costs, _) = anytime_plans(&data(ROADS), &data(ROADS_DETOUR), &options);
+    let (costs, report) = anytime_plans(&data(ROADS), &data(ROADS_DETOUR), &options);
     assert_eq!(costs, vec![10]);
+    assert!(!report.proven_optimal);
     // A task with more room for improvement, stopped by the time limit.
     let options = anytime_options(CostType::Normal, Some(Duration::from_secs(3)));
     let (costs, report) = anytime_plans(&data(ELEVATORS), &data(ELEVATORS_P01), &options);

@@ -8,9 +8,15 @@
 take PDDL text. A configuration is an ``alias`` (see ``aliases()``) or a
 ``search`` algorithm with a ``heuristic``; limits are seconds (or ``"5m"``)
 and bytes (or ``"8G"``). The result carries the statistics of the command
-line's ``--stats-json`` file under the same names. Searches release the GIL.
+line's ``--stats-json`` file under the same names. Searches run on a thread
+of their own without the GIL, while the calling thread looks for signals
+every 50 ms: Ctrl-C stops the search at its next checkpoint and raises
+``KeyboardInterrupt``. ``anytime=True`` (or the alias
+``lama``) keeps looking for cheaper plans until the time limit, and
+``on_plan`` sees each one as it is found.
 
-The Unified Planning engines ``corvus`` and ``corvus-opt`` live in
+The Unified Planning engines ``corvus``, ``corvus-opt`` and
+``corvus-anytime`` live in
 ``corvus.up``. UP finds them after the install without ``import corvus``
 (see ``corvus_up_hook``); importing ``corvus`` also registers them, in UP's
 global environment, when Unified Planning is installed.
@@ -21,7 +27,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _corvus
 
@@ -109,6 +115,10 @@ class Result:
     #: ``initial_h``, ``search_time_s``, ``peak_memory_bytes``, ``config``, ...
     stats: Dict[str, Any] = field(default_factory=dict)
 
+    #: An anytime run proved ``plan`` optimal (a search for a cheaper plan
+    #: found none).
+    proven_optimal: bool = False
+
     @property
     def solved(self) -> bool:
         return self.status == "solved"
@@ -153,8 +163,19 @@ def _memory_limit(limit: MemoryLimit) -> Optional[str]:
     return f"{max(1, int(limit) // 1024)}K"
 
 
+#: Called with each plan as it is found; returning ``False`` ends the run
+#: with that plan.
+OnPlan = Callable[["Plan"], Optional[bool]]
+
+
 def _solve(domain: str, problem: str, from_text: bool, **config: Any) -> Result:
-    stats_text, steps = _corvus.solve(
+    on_plan = config["on_plan"]
+
+    def plan_found(steps: List[Tuple[str, List[str]]], cost: int, unit_cost: bool) -> Optional[bool]:
+        actions = [Action(name, tuple(args)) for name, args in steps]
+        return on_plan(Plan(actions=actions, cost=cost, unit_cost=unit_cost))
+
+    stats_text, steps, proven_optimal = _corvus.solve(
         domain,
         problem,
         from_text,
@@ -166,6 +187,9 @@ def _solve(domain: str, problem: str, from_text: bool, **config: Any) -> Result:
         time_limit=_time_limit(config["time_limit"]),
         memory_limit=_memory_limit(config["memory_limit"]),
         verbose=bool(config["verbose"]),
+        anytime=bool(config["anytime"]),
+        on_plan=plan_found if on_plan is not None else None,
+        cancel=config["cancel"],
     )
     stats = json.loads(stats_text)
     if stats["status"] == "error":
@@ -177,7 +201,13 @@ def _solve(domain: str, problem: str, from_text: bool, **config: Any) -> Result:
             cost=stats["plan_cost"],
             unit_cost=stats["unit_cost"],
         )
-    return Result(status=stats["status"], exit_code=stats["exit_code"], plan=plan, stats=stats)
+    return Result(
+        status=stats["status"],
+        exit_code=stats["exit_code"],
+        plan=plan,
+        stats=stats,
+        proven_optimal=proven_optimal,
+    )
 
 
 def solve(
@@ -192,12 +222,27 @@ def solve(
     time_limit: TimeLimit = None,
     memory_limit: MemoryLimit = None,
     verbose: bool = False,
+    anytime: bool = False,
+    on_plan: Optional[OnPlan] = None,
+    cancel: Any = None,
 ) -> Result:
     """Solves the task in a domain and a problem file.
 
     Without ``alias`` or ``search`` it runs ``corvus solve``'s default
-    (greedy best-first search with h_FF). ``alias`` cannot be combined with
-    ``search`` or ``heuristic``. ``verbose`` prints the search log on stderr.
+    (``lama-first``). ``alias`` cannot be combined with ``search`` or
+    ``heuristic``; ``weight`` (at least 0) is weighted A*'s. ``verbose``
+    prints the search log on stderr.
+
+    ``anytime`` is ``--anytime``: after the first plan, cheaper ones until
+    the time limit or a proof that the best is optimal (the alias ``lama``
+    sets it). ``on_plan(plan)`` is called, on the calling thread while the
+    search waits, with each plan as soon as it is found, each one cheaper
+    than the one before; returning ``False`` ends the run with that plan.
+    ``cancel`` is a ``threading.Event`` (anything with ``is_set()``): once
+    it is set the search stops and the result has the best plan so far, or
+    the status ``interrupted``. Ctrl-C stops the search and raises
+    ``KeyboardInterrupt``; so does an exception raised by ``on_plan``.
+
     Raises ``CorvusError`` for refused input and ``ValueError`` for an
     unknown configuration or a malformed limit.
     """
@@ -213,6 +258,9 @@ def solve(
         time_limit=time_limit,
         memory_limit=memory_limit,
         verbose=verbose,
+        anytime=anytime,
+        on_plan=on_plan,
+        cancel=cancel,
     )
 
 
@@ -228,6 +276,9 @@ def solve_pddl(
     time_limit: TimeLimit = None,
     memory_limit: MemoryLimit = None,
     verbose: bool = False,
+    anytime: bool = False,
+    on_plan: Optional[OnPlan] = None,
+    cancel: Any = None,
 ) -> Result:
     """As ``solve``, with the domain and the problem given as PDDL text."""
     return _solve(
@@ -242,6 +293,9 @@ def solve_pddl(
         time_limit=time_limit,
         memory_limit=memory_limit,
         verbose=verbose,
+        anytime=anytime,
+        on_plan=on_plan,
+        cancel=cancel,
     )
 
 

@@ -1,13 +1,18 @@
 """corvus as a Unified Planning engine.
 
 ``corvus`` (satisficing, ``lama-first`` by default, any alias or search and
-heuristic through ``params``) and ``corvus-opt`` (``seq-opt-lmcut``, optimal
-plans). Both write the problem with UP's ``PDDLWriter``, solve it in-process
-through ``corvus.solve_pddl`` and map the plan back onto the UP problem::
+heuristic through ``params``), ``corvus-opt`` (``seq-opt-lmcut``, optimal
+plans) and ``corvus-anytime`` (an anytime planner: ``lama`` by default, each
+cheaper plan as it is found). They write the problem with UP's
+``PDDLWriter``, solve it in-process through ``corvus.solve_pddl`` and map the
+plans back onto the UP problem::
 
-    from unified_planning.shortcuts import OneshotPlanner
+    from unified_planning.shortcuts import AnytimePlanner, OneshotPlanner
     with OneshotPlanner(name="corvus") as planner:
         result = planner.solve(problem)
+    with AnytimePlanner(name="corvus-anytime") as planner:
+        for result in planner.get_solutions(problem, timeout=10):
+            print(result.status, result.plan)
 
 ``SUPPORTED_FEATURES`` below is what corvus accepts; UP refuses any other
 problem kind before corvus sees it.
@@ -15,7 +20,9 @@ problem kind before corvus sees it.
 
 from __future__ import annotations
 
-from typing import IO, Callable, Dict, List, Optional, Tuple
+import queue
+import threading
+from typing import IO, Callable, Dict, Iterator, List, Optional, Tuple
 
 import unified_planning as up
 from unified_planning.engines import (
@@ -25,7 +32,8 @@ from unified_planning.engines import (
     PlanGenerationResult,
     PlanGenerationResultStatus as Status,
 )
-from unified_planning.engines.mixins import OneshotPlannerMixin
+from unified_planning.engines.mixins import AnytimePlannerMixin, OneshotPlannerMixin
+from unified_planning.engines.mixins.anytime_planner import AnytimeGuarantee
 from unified_planning.io import PDDLWriter
 from unified_planning.model import ProblemKind
 
@@ -135,28 +143,21 @@ class CorvusPlanner(Engine, OneshotPlannerMixin):
     ) -> PlanGenerationResult:
         assert isinstance(problem, up.model.Problem)
         if heuristic is not None:
-            self._warn("corvus uses its own heuristics; the custom heuristic is ignored")
+            _warn("corvus uses its own heuristics; the custom heuristic is ignored")
         if output_stream is not None:
-            self._warn("corvus runs silently in-process; output_stream is ignored")
+            _warn("corvus runs silently in-process; output_stream is ignored")
         writer = PDDLWriter(problem)
         try:
             result = corvus.solve_pddl(
                 writer.get_domain(), writer.get_problem(), time_limit=timeout, **self._config
             )
         except corvus.CorvusError as e:
-            status = Status.UNSUPPORTED_PROBLEM if e.unsupported else Status.INTERNAL_ERROR
-            return PlanGenerationResult(status, None, self.name, metrics={"error": e.message})
+            return _refused(e, self.name)
         metrics = {key: str(value) for key, value in result.stats.items()}
         if result.plan is None:
             return PlanGenerationResult(_STATUS[result.status], None, self.name, metrics=metrics)
         plan = _up_plan(problem, writer, result.plan)
         return PlanGenerationResult(self._solved_status(), plan, self.name, metrics=metrics)
-
-    def _warn(self, message: str) -> None:
-        import warnings
-
-        warnings.warn(message, up.exceptions.UPWarning)
-
 
 class CorvusOptimalPlanner(CorvusPlanner):
     """The optimal engine: ``seq-opt-lmcut`` unless ``params`` name another
@@ -176,11 +177,130 @@ class CorvusOptimalPlanner(CorvusPlanner):
         return Status.SOLVED_OPTIMALLY
 
 
-# The anytime engine (UP's AnytimePlannerMixin, `AnytimePlanner(name="corvus")`)
-# goes here once corvus has its anytime search (`--anytime`, issue 15): a
-# subclass of CorvusPlanner that also derives from AnytimePlannerMixin, whose
-# `_get_solutions` yields one PlanGenerationResult per improved plan, and one
-# more line in `ENGINES`.
+class CorvusAnytimePlanner(Engine, AnytimePlannerMixin):
+    """The anytime engine: ``get_solutions`` yields a result of status
+    ``INTERMEDIATE`` for each plan as soon as it is found, each one cheaper
+    than the one before (in the problem's action costs, or in steps), and
+    then a final one with the best plan: ``SOLVED_OPTIMALLY`` when corvus
+    proved it optimal (a search for a cheaper plan found none),
+    ``SOLVED_SATISFICING`` when the ``timeout`` ended the search first, or
+    the status of a run without a plan. Without a ``timeout`` it searches
+    until that proof. ``params`` as for ``corvus`` (``alias``, or ``search``
+    and ``heuristic``: the configuration of the first search; the alias
+    ``lama`` by default); the improvement is always corvus's ``--anytime``.
+
+    The search runs on a thread of its own; closing the iterator early (or
+    Ctrl-C while it waits) stops it."""
+
+    DEFAULT_ALIAS: Optional[str] = "lama"
+
+    def __init__(
+        self,
+        alias: Optional[str] = None,
+        search: Optional[str] = None,
+        heuristic: Optional[str] = None,
+        memory_limit: corvus.MemoryLimit = None,
+    ):
+        Engine.__init__(self)
+        AnytimePlannerMixin.__init__(self)
+        if alias is None and search is None and heuristic is None:
+            alias = self.DEFAULT_ALIAS
+        self._config = dict(alias=alias, search=search, heuristic=heuristic, memory_limit=memory_limit)
+
+    @property
+    def name(self) -> str:
+        return "corvus-anytime"
+
+    @staticmethod
+    def get_credits(**kwargs) -> Optional[Credits]:
+        return CREDITS
+
+    @staticmethod
+    def supported_kind() -> ProblemKind:
+        return supported_kind()
+
+    @staticmethod
+    def supports(problem_kind: ProblemKind) -> bool:
+        return problem_kind <= supported_kind()
+
+    @staticmethod
+    def ensures(anytime_guarantee: AnytimeGuarantee) -> bool:
+        # Every plan after the first is cheaper than the one before; the
+        # first need not be optimal.
+        return anytime_guarantee == AnytimeGuarantee.INCREASING_QUALITY
+
+    def _get_solutions(
+        self,
+        problem: "up.model.AbstractProblem",
+        timeout: Optional[float] = None,
+        output_stream: Optional[IO[str]] = None,
+    ) -> Iterator[PlanGenerationResult]:
+        assert isinstance(problem, up.model.Problem)
+        if output_stream is not None:
+            _warn("corvus runs silently in-process; output_stream is ignored")
+        writer = PDDLWriter(problem)
+        domain, problem_text = writer.get_domain(), writer.get_problem()
+        events: "queue.Queue[Tuple[str, object]]" = queue.Queue()
+        cancel = threading.Event()
+
+        def search() -> None:
+            try:
+                result = corvus.solve_pddl(
+                    domain,
+                    problem_text,
+                    time_limit=timeout,
+                    anytime=True,
+                    on_plan=lambda plan: events.put(("plan", plan)),
+                    cancel=cancel,
+                    **self._config,
+                )
+                events.put(("done", result))
+            except BaseException as e:  # handed to the caller's thread
+                events.put(("error", e))
+
+        thread = threading.Thread(target=search, name="corvus-anytime", daemon=True)
+        thread.start()
+        try:
+            while True:
+                kind, value = events.get()
+                if kind == "plan":
+                    assert isinstance(value, corvus.Plan)
+                    plan = _up_plan(problem, writer, value)
+                    metrics = {"plan_cost": str(value.cost), "plan_length": str(len(value))}
+                    yield PlanGenerationResult(Status.INTERMEDIATE, plan, self.name, metrics=metrics)
+                elif kind == "error":
+                    if isinstance(value, corvus.CorvusError):
+                        yield _refused(value, self.name)
+                        return
+                    assert isinstance(value, BaseException)
+                    raise value
+                else:
+                    assert isinstance(value, corvus.Result)
+                    yield self._final(problem, writer, value)
+                    return
+        finally:
+            # Stops the search when the caller leaves early.
+            cancel.set()
+            thread.join()
+
+    def _final(self, problem: "up.model.Problem", writer: PDDLWriter, result: corvus.Result) -> PlanGenerationResult:
+        metrics = {key: str(value) for key, value in result.stats.items()}
+        metrics["proven_optimal"] = str(result.proven_optimal)
+        if result.plan is None:
+            return PlanGenerationResult(_STATUS[result.status], None, self.name, metrics=metrics)
+        status = Status.SOLVED_OPTIMALLY if result.proven_optimal else Status.SOLVED_SATISFICING
+        return PlanGenerationResult(status, _up_plan(problem, writer, result.plan), self.name, metrics=metrics)
+
+
+def _refused(error: corvus.CorvusError, engine: str) -> PlanGenerationResult:
+    status = Status.UNSUPPORTED_PROBLEM if error.unsupported else Status.INTERNAL_ERROR
+    return PlanGenerationResult(status, None, engine, metrics={"error": error.message})
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    warnings.warn(message, up.exceptions.UPWarning)
 
 
 def _up_plan(problem: "up.model.Problem", writer: PDDLWriter, plan: corvus.Plan) -> "up.plans.SequentialPlan":
@@ -196,7 +316,11 @@ def _up_plan(problem: "up.model.Problem", writer: PDDLWriter, plan: corvus.Plan)
     return up.plans.SequentialPlan(actions, problem.environment)
 
 
-ENGINES: List[Tuple[str, str]] = [("corvus", "CorvusPlanner"), ("corvus-opt", "CorvusOptimalPlanner")]
+ENGINES: List[Tuple[str, str]] = [
+    ("corvus", "CorvusPlanner"),
+    ("corvus-opt", "CorvusOptimalPlanner"),
+    ("corvus-anytime", "CorvusAnytimePlanner"),
+]
 
 
 def register(environment: Optional["up.environment.Environment"] = None) -> None:

@@ -3,16 +3,23 @@
 //! the outcome as the `--stats-json` object (so Python sees exactly the
 //! fields the command line writes) and the plan's steps.
 //!
-//! Searches run with the GIL released, so other Python threads go on.
+//! Searches run on a thread of their own with the GIL released, so other
+//! Python threads go on, while the calling thread looks for Ctrl-C.
 
+use std::ops::ControlFlow;
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 
 use corvus::commands::stats_json::{SolveStats, Stats};
+use corvus::ground::GroundStats;
+use corvus::limits::{self, Phase, StopHandle};
 use corvus::pddl::{self, Domain, PddlError, Problem};
-use corvus::planner::{self, Config, Options, PlannerError, Report};
+use corvus::planner::{self, Config, FoundPlan, Options, PlannerError, Report};
 use corvus::search::Limits;
 
 /// Domain and problem: file paths, or PDDL text when `from_text`.
@@ -63,8 +70,8 @@ fn options(
                 Some(name) => corvus::heuristic::kind(name).ok_or_else(|| format!("unknown heuristic `{name}`"))?,
                 None => kind.default_heuristic,
             };
-            if !(weight.is_finite() && weight >= 1.0) {
-                return Err(format!("weight must be a number of at least 1, not {weight}"));
+            if !(weight.is_finite() && weight >= 0.0) {
+                return Err(format!("weight must be a finite number, at least 0, not {weight}"));
             }
             let config = Config::new((kind.strategy)(weight), heuristic);
             Options {
@@ -88,12 +95,47 @@ fn options(
 /// One plan step: the action's name and its arguments.
 type Step = (String, Vec<String>);
 
+fn steps(found: &FoundPlan) -> Vec<Step> {
+    found
+        .plan
+        .steps
+        .iter()
+        .map(|s| (s.action.clone(), s.args.clone()))
+        .collect()
+}
+
+/// What the search thread tells the calling thread.
+enum Event {
+    /// The handle that stops the run (sent first).
+    Started(StopHandle),
+    /// A validated plan, better than the one before; the search waits for
+    /// the answer on the channel that comes with it.
+    Plan(Vec<Step>, u64, bool, mpsc::Sender<ControlFlow<()>>),
+    Done(Result<Report, PlannerError>),
+}
+
+/// How often the calling thread looks for signals (Ctrl-C) and for a
+/// cancel request while the search runs.
+const POLL: Duration = Duration::from_millis(50);
+
 /// Solves a task. Returns the `--stats-json` object as JSON text (status
-/// `error` with the message when the input is refused) and the plan's
-/// steps when one was found. Bad options raise `ValueError`.
+/// `error` with the message when the input is refused), the plan's steps
+/// when one was found, and whether an anytime run proved it optimal. Bad
+/// options raise `ValueError`.
+///
+/// The search runs on a thread of its own, without the GIL. The calling
+/// thread waits for it and, every 50 ms, takes the GIL to look for signals
+/// (a Ctrl-C's `KeyboardInterrupt`) and for `cancel.is_set()`: either stops
+/// the search at its next checkpoint, and the exception is raised once it
+/// has stopped. `on_plan(steps, cost, unit_cost)` is called on the calling
+/// thread for each plan as soon as it is found (each one cheaper than the
+/// one before in an anytime run) while the search waits; it returning
+/// `False` ends the run with that plan, it raising stops the search and the
+/// exception is raised.
 #[pyfunction]
 #[pyo3(signature = (domain, problem, from_text=false, alias=None, search=None, heuristic=None,
-                    weight=2.0, preferred_operators=true, time_limit=None, memory_limit=None, verbose=false))]
+                    weight=2.0, preferred_operators=true, time_limit=None, memory_limit=None, verbose=false,
+                    anytime=false, on_plan=None, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -108,8 +150,11 @@ fn solve(
     time_limit: Option<&str>,
     memory_limit: Option<&str>,
     verbose: bool,
-) -> PyResult<(String, Option<Vec<Step>>)> {
-    let options = options(
+    anytime: bool,
+    on_plan: Option<Bound<'_, PyAny>>,
+    cancel: Option<Bound<'_, PyAny>>,
+) -> PyResult<(String, Option<Vec<Step>>, bool)> {
+    let mut options = options(
         alias,
         search,
         heuristic,
@@ -120,23 +165,150 @@ fn solve(
         verbose,
     )
     .map_err(PyValueError::new_err)?;
-    let result: Result<Report, PlannerError> = py.detach(|| {
-        let (d, p) = load(&domain, &problem, from_text)?;
-        planner::solve(&d, &p, &options)
-    });
-    let (stats, code, steps) = match result {
+    options.anytime |= anytime;
+    let result = std::thread::scope(|scope| {
+        let (events, receive) = mpsc::channel();
+        let worker = scope.spawn(move || search_thread(&domain, &problem, from_text, &options, events));
+        // The search has ended (or died) when `wait` returns.
+        let outcome = wait(py, receive, on_plan.as_ref(), cancel.as_ref());
+        match worker.join() {
+            Ok(()) => outcome,
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "the search thread panicked".to_string());
+                Err(PyRuntimeError::new_err(format!("corvus: internal error: {message}")))
+            }
+        }
+    })?;
+    let (stats, code, steps, proven_optimal) = match result {
         Ok(report) => {
             let mut stats = SolveStats::new(&report, Path::new(""));
             stats.plan_file = None;
-            let steps = report
-                .plan
-                .map(|found| found.plan.steps.into_iter().map(|s| (s.action, s.args)).collect());
-            (Stats::Solve(stats), report.status.exit_code(), steps)
+            let steps = report.plan.as_ref().map(steps);
+            (
+                Stats::Solve(stats),
+                report.status.exit_code(),
+                steps,
+                report.proven_optimal,
+            )
         }
-        Err(e) => (Stats::error(e.to_string()), e.exit_code(), None),
+        Err(e) => (Stats::error(e.to_string()), e.exit_code(), None, false),
     };
     let json = stats.to_json(code).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok((json, steps))
+    Ok((json, steps, proven_optimal))
+}
+
+/// The body of the search thread: loads and solves under a watch of its own,
+/// whose stop handle goes to the calling thread first.
+fn search_thread(domain: &str, problem: &str, from_text: bool, options: &Options, events: mpsc::Sender<Event>) {
+    let _watch = limits::watch(options.limits);
+    let start = limits::run_start().unwrap_or_else(Instant::now);
+    if let Some(handle) = limits::stop_handle() {
+        let _ = events.send(Event::Started(handle));
+    }
+    let mut on_plan = |found: &FoundPlan| {
+        let (answer, reply) = mpsc::channel();
+        let event = Event::Plan(steps(found), found.cost, found.unit_cost, answer);
+        if events.send(event).is_err() {
+            return ControlFlow::Break(());
+        }
+        reply.recv().unwrap_or(ControlFlow::Break(()))
+    };
+    let result = limits::catch(|| {
+        let loaded = {
+            let _phase = limits::phase(Phase::Parsing);
+            let loaded = load(domain, problem, from_text);
+            // The reader has no checkpoints of its own.
+            limits::checkpoint();
+            loaded
+        };
+        let (d, p) = loaded?;
+        planner::solve_with(&d, &p, options, &mut on_plan)
+    });
+    let result =
+        result.unwrap_or_else(|stopped| Ok(planner::stopped_report(stopped, GroundStats::default(), start, options)));
+    let _ = events.send(Event::Done(result));
+}
+
+/// The calling thread's side: waits for the search's end, hands plans to
+/// `on_plan`, and stops the search on a signal, a raising `on_plan` or
+/// `cancel`. Returns the search's result, or the exception to raise once
+/// the search has stopped.
+fn wait(
+    py: Python<'_>,
+    mut events: mpsc::Receiver<Event>,
+    on_plan: Option<&Bound<'_, PyAny>>,
+    cancel: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Result<Report, PlannerError>> {
+    let mut handle: Option<StopHandle> = None;
+    let mut error: Option<PyErr> = None;
+    let mut stop = false;
+    loop {
+        // The receiver goes along with the GIL released and comes back.
+        let (back, event) = py.detach(move || {
+            let event = events.recv_timeout(POLL);
+            (events, event)
+        });
+        events = back;
+        match event {
+            Ok(Event::Started(h)) => handle = Some(h),
+            Ok(Event::Plan(steps, cost, unit_cost, reply)) => {
+                let mut flow = ControlFlow::Continue(());
+                if stop {
+                    flow = ControlFlow::Break(());
+                } else if let Some(callback) = on_plan {
+                    match callback.call1((steps, cost, unit_cost)) {
+                        Ok(answer) => {
+                            if answer.is_instance_of::<PyBool>() && !answer.is_truthy().unwrap_or(true) {
+                                flow = ControlFlow::Break(());
+                            }
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            stop = true;
+                            flow = ControlFlow::Break(());
+                        }
+                    }
+                }
+                let _ = reply.send(flow);
+            }
+            Ok(Event::Done(result)) => {
+                return match error {
+                    Some(e) => Err(e),
+                    None => Ok(result),
+                };
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            // The search thread died; the caller joins it and reports why.
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(error.unwrap_or_else(|| PyRuntimeError::new_err("corvus: the search thread ended")));
+            }
+        }
+        if error.is_none()
+            && let Err(e) = py.check_signals()
+        {
+            error = Some(e);
+            stop = true;
+        }
+        if let Some(cancel) = cancel
+            && !stop
+        {
+            match cancel.call_method0("is_set").and_then(|v| v.is_truthy()) {
+                Ok(true) => stop = true,
+                Ok(false) => {}
+                Err(e) => {
+                    error = Some(e);
+                    stop = true;
+                }
+            }
+        }
+        if stop && let Some(h) = &handle {
+            h.interrupt();
+        }
+    }
 }
 
 /// Checks a plan (a file, or IPC plan text when `from_text`) against a task.

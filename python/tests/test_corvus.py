@@ -1,6 +1,10 @@
 """The plain Python API: `corvus.solve` and `corvus.validate` on files and text."""
 
+import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,11 @@ BLOCKS = ROOT / "problems" / "ipc" / "blocks" / "domain.pddl"
 BLOCKS_4 = ROOT / "problems" / "ipc" / "blocks" / "probBLOCKS-4-1.pddl"
 HEAVY = ROOT / "tests" / "data" / "blocks-12-0.pddl"
 SWITCH = ROOT / "tests" / "data" / "switch-domain.pddl"
+# A long search on little memory: seq-opt-lmcut does not solve it in 15 s.
+LONG = ROOT / "tests" / "data" / "blocks-18-0.pddl"
+# From a to g: the direct road (10) is the fewest roads, the way over b and c the cheapest (3).
+ROADS = ROOT / "tests" / "data" / "roads-domain.pddl"
+ROADS_DETOUR = ROOT / "tests" / "data" / "roads-detour.pddl"
 
 # The fields of `corvus solve --stats-json` (README), less `plan_file`, which
 # the library leaves empty: it writes no file.
@@ -80,7 +89,8 @@ def test_refused_input_raises_with_place_and_exit_code():
 
 def test_bad_configurations_raise_value_error():
     for kwargs in ({"alias": "no-such-alias"}, {"search": "dfs"}, {"heuristic": "hzero"},
-                   {"alias": "lama-first", "search": "astar"}, {"time_limit": "soon"}):
+                   {"alias": "lama-first", "search": "astar"}, {"time_limit": "soon"},
+                   {"search": "wastar", "weight": -1}, {"search": "wastar", "weight": float("nan")}):
         with pytest.raises(ValueError):
             corvus.solve(BLOCKS, BLOCKS_4, **kwargs)
 
@@ -107,3 +117,95 @@ def test_the_search_releases_the_gil():
         done.wait(0.01)
     thread.join()
     assert ticks >= 10
+
+
+def test_weights_from_zero_up_are_accepted_as_on_the_command_line():
+    """`--weight` takes any finite weight of at least 0; so does `weight`.
+    Weight 0 is uniform-cost search (optimal), 0.5 weighted A* below 1."""
+    result = corvus.solve(BLOCKS, BLOCKS_4, search="wastar", heuristic="hff", weight=0)
+    assert result.solved and result.plan.cost == 10
+    assert corvus.solve(BLOCKS, BLOCKS_4, search="wastar", heuristic="hff", weight=0.5).solved
+
+
+def test_anytime_hands_over_each_cheaper_plan():
+    plans = []
+    result = corvus.solve(ROADS, ROADS_DETOUR, alias="lama", time_limit=60, on_plan=plans.append)
+    assert result.solved
+    costs = [plan.cost for plan in plans]
+    # lama-first counts roads, so its plan takes the direct one; the anytime
+    # phases find cheaper ones down to the optimum, and prove it optimal.
+    assert costs[0] == 10 and costs[-1] == 3, costs
+    assert all(a > b for a, b in zip(costs, costs[1:])), costs
+    for plan in plans:
+        verdict = corvus.validate_pddl(ROADS.read_text(), ROADS_DETOUR.read_text(), plan)
+        assert verdict.valid and verdict.cost == plan.cost
+    assert result.plan == plans[-1] and result.proven_optimal
+    # Without a proof the result says so.
+    assert not corvus.solve(ROADS, ROADS_DETOUR).proven_optimal
+    # `anytime=True` is `--anytime` on top of any configuration.
+    result = corvus.solve(ROADS, ROADS_DETOUR, search="gbfs", heuristic="hff", anytime=True, time_limit=60)
+    assert result.plan.cost == 3 and result.proven_optimal
+
+
+def test_on_plan_can_end_the_run_or_raise():
+    plans = []
+    result = corvus.solve(ROADS, ROADS_DETOUR, alias="lama", on_plan=lambda plan: plans.append(plan) or False)
+    assert result.solved and [p.cost for p in plans] == [10] and result.plan.cost == 10
+
+    def refuse(plan):
+        raise RuntimeError(f"no plan of cost {plan.cost}")
+
+    with pytest.raises(RuntimeError, match="no plan of cost 10"):
+        corvus.solve(ROADS, ROADS_DETOUR, alias="lama", on_plan=refuse)
+
+
+def test_cancel_stops_the_search():
+    cancel = threading.Event()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    result = corvus.solve(BLOCKS, LONG, alias="seq-opt-lmcut", time_limit=300, cancel=cancel)
+    timer.join()
+    assert (result.status, result.exit_code, result.plan) == ("interrupted", 130, None)
+    # The stop was this run's alone: the next one runs to its end.
+    assert corvus.solve(BLOCKS, BLOCKS_4, cancel=threading.Event()).solved
+
+
+CTRL_C_SCRIPT = """
+import sys, time
+import corvus
+print("searching", flush=True)
+try:
+    result = corvus.solve(sys.argv[1], sys.argv[2], alias="seq-opt-lmcut", time_limit=300, memory_limit="1G")
+    print("finished", result.status, flush=True)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+    # A Ctrl-C stops the run it interrupts, not the ones after it.
+    print(corvus.solve(sys.argv[1], sys.argv[3]).status, flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_search_with_keyboard_interrupt():
+    """SIGINT during `corvus.solve` raises KeyboardInterrupt once the search
+    has stopped, promptly rather than after the search (which would go on for
+    minutes here, up to its limit of 300 s)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_SCRIPT, str(BLOCKS), str(LONG), str(BLOCKS_4)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline() == "searching\n"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = child.communicate(timeout=60)
+        stopped_after = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    assert out.splitlines() == ["KeyboardInterrupt", "solved"], (out, err)
+    # Generous: the calling thread looks for signals every 50 ms.
+    assert stopped_after < 10, stopped_after

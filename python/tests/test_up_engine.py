@@ -1,4 +1,4 @@
-"""The Unified Planning engines `corvus` and `corvus-opt`."""
+"""The Unified Planning engines `corvus`, `corvus-opt` and `corvus-anytime`."""
 
 import subprocess
 import sys
@@ -12,6 +12,7 @@ from unified_planning.engines import PlanGenerationResultStatus as Status
 from unified_planning.engines import ValidationResultStatus
 from unified_planning.engines.plan_validator import SequentialPlanValidator
 from unified_planning.shortcuts import (
+    AnytimePlanner,
     BoolType,
     Equals,
     Fluent,
@@ -268,3 +269,43 @@ def test_conditional_and_universal_effects_and_quantified_goals_are_supported():
     assert_valid(problem, result.plan)
     # put o0 in at r0, move to r1, put o1 in, move to r2.
     assert len(result.plan.actions) == 4
+
+
+def test_the_anytime_engine_yields_each_cheaper_plan_then_the_best():
+    problem = robots(with_costs=True)
+    with AnytimePlanner(name="corvus-anytime") as planner:
+        assert planner.ensures(up.engines.AnytimeGuarantee.INCREASING_QUALITY)
+        results = list(planner.get_solutions(problem, timeout=60))
+    *intermediate, final = results
+    assert intermediate and all(r.status == Status.INTERMEDIATE for r in intermediate), results
+    costs = [int(r.metrics["plan_cost"]) for r in intermediate]
+    # lama's first search counts actions and carries the parcel over the
+    # shortcut (3 actions, cost 12); the anytime phases find the hand-over of
+    # cost 9 (see test_action_costs_are_minimized) and prove it optimal.
+    assert costs[0] == 12 and costs[-1] == 9, costs
+    assert all(a > b for a, b in zip(costs, costs[1:])), costs
+    for r in results:
+        assert r.engine_name == "corvus-anytime"
+        assert_valid(problem, r.plan)
+    assert final.status == Status.SOLVED_OPTIMALLY, final
+    assert final.metrics["plan_cost"] == "9" and final.metrics["proven_optimal"] == "True"
+    assert final.plan == intermediate[-1].plan
+
+
+def test_the_anytime_engine_is_chosen_by_guarantee_and_stops_when_left():
+    problem = robots(with_costs=True)
+    with AnytimePlanner(problem_kind=problem.kind, anytime_guarantee="INCREASING_QUALITY") as planner:
+        assert planner.name == "corvus-anytime"
+        # Leaving after the first plan stops the search (the thread is joined).
+        solutions = planner.get_solutions(problem, timeout=60)
+        first = next(solutions)
+        solutions.close()
+    assert first.status == Status.INTERMEDIATE
+    assert_valid(problem, first.plan)
+    # A problem without action costs: plans get shorter, down to the shortest.
+    problem = robots()
+    with AnytimePlanner(name="corvus-anytime", params={"alias": "lama-first"}) as planner:
+        *_, final = planner.get_solutions(problem, timeout=60)
+    assert final.status in (Status.SOLVED_OPTIMALLY, Status.SOLVED_SATISFICING)
+    assert_valid(problem, final.plan)
+    assert len(final.plan.actions) == 3

@@ -186,6 +186,7 @@ mod tests {
             search: statistics(),
             config: "astar(lmcut)".to_string(),
             total_time: Duration::from_millis(500),
+            proven_optimal: false,
         };
         let text = Stats::Solve(SolveStats::new(&report, Path::new("sas_plan")))
             .to_json(23)

@@ -49,6 +49,7 @@ pub(super) fn improve(
         let (best, unit_cost) = (incumbent.cost, incumbent.unit_cost);
         if best == 0 {
             log(options, "anytime: a plan of cost 0 is optimal");
+            report.proven_optimal = true;
             break;
         }
         let weight = WEIGHTS[(phase - 1).min(WEIGHTS.len() - 1)];
@@ -73,7 +74,16 @@ pub(super) fn improve(
             options,
             format!("anytime phase {phase}: {name}, plans of cost below {best}"),
         );
-        let (outcome, stats) = run_config(task, config, Some(bound), limits, options);
+        // A stop while a phase builds its heuristic ends the phase, not the
+        // run: the best plan so far stays the answer. (The binary ends the
+        // process at the stop instead, see `limits::exit_report`.)
+        let (outcome, stats) = match limits::catch(|| run_config(task, config, Some(bound), limits, options)) {
+            Ok(r) => r,
+            Err(stopped) => {
+                log(options, format!("{name}: {stopped}"));
+                break;
+            }
+        };
         add_statistics(&mut report.search, &stats);
         match outcome {
             Outcome::Solved(ops) => {
@@ -102,6 +112,7 @@ pub(super) fn improve(
                     options,
                     format!("{name}: no plan costs less than {best}: it is optimal"),
                 );
+                report.proven_optimal = true;
                 break;
             }
             Outcome::OutOfTime => {
