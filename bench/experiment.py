@@ -65,6 +65,7 @@ class Config:
     planner: str
     before: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
+    anytime: bool = False
 
 
 CONFIGS = [
@@ -74,14 +75,20 @@ CONFIGS = [
     Config("fd-lmcut", "fd", (), ("--search", "astar(lmcut())")),
     Config("corvus-pdb", "corvus", ("--alias", "seq-opt-pdb")),
     Config("fd-ipdb", "fd", (), ("--search", "astar(ipdb())")),
+    # Anytime: every cheaper plan goes to sas_plan.N; the last one counts.
+    Config("corvus-lama", "corvus", ("--alias", "lama"), anytime=True),
+    Config("fd-lama", "fd", ("--alias", "lama"), anytime=True),
 ]
 # The scatter plots: corvus (x) against Fast Downward (y).
-PAIRS = [("corvus-lama-first", "fd-lama-first"), ("corvus-lmcut", "fd-lmcut"), ("corvus-pdb", "fd-ipdb")]
+PAIRS = [("corvus-lama-first", "fd-lama-first"), ("corvus-lmcut", "fd-lmcut"), ("corvus-pdb", "fd-ipdb"),
+         ("corvus-lama", "fd-lama")]
 # planner_time: corvus's own total time (`total_time_s`) and Fast Downward's
 # "Planner time" (translator and search). Lab's wall-clock time is in the
 # table too, but it polls the process once a second. Plots draw times below
 # FD's resolution of 0.01 s at 0.01 s.
 SCATTER_ATTRIBUTES = ["planner_time", "expansions"]
+# Anytime runs use all their time: their plots compare the final costs.
+ANYTIME_SCATTER_ATTRIBUTES = ["cost"]
 TIME_FLOOR = 0.01
 TABLE_ATTRIBUTES = [
     "coverage", "error", "valid", "cost", "plan_length", "expansions", "evaluations",
@@ -103,7 +110,18 @@ def natural_key(text: str) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
-def tasks(suite: Path, domains: list[str] | None, first_n: int | None) -> list[tuple[str, Path, Path]]:
+def spread(problems: list, n: int) -> list:
+    """`n` problems spread evenly over the sorted list, the first and the
+    last among them (the easy and the hard end of an IPC domain)."""
+    if n >= len(problems):
+        return problems
+    if n == 1:
+        return problems[:1]
+    return [problems[round(i * (len(problems) - 1) / (n - 1))] for i in range(n)]
+
+
+def tasks(suite: Path, domains: list[str] | None, first_n: int | None,
+          spread_n: int | None = None) -> list[tuple[str, Path, Path]]:
     """`(domain name, domain file, problem file)` for each domain folder of
     the suite (one `domain.pddl` and problem files beside it)."""
     found = []
@@ -118,7 +136,8 @@ def tasks(suite: Path, domains: list[str] | None, first_n: int | None) -> list[t
             (p for p in folder.glob("*.pddl") if "domain" not in p.name),
             key=lambda p: natural_key(p.name),
         )
-        for problem in problems[:first_n]:
+        chosen = spread(problems, spread_n) if spread_n else problems[:first_n]
+        for problem in chosen:
             found.append((folder.name, folder / "domain.pddl", problem))
     return found
 
@@ -163,7 +182,7 @@ def parse_driver_log(content: str, props) -> None:
         parse_fd_log(props)
     props["coverage"] = int(props.get("error") == "success")
     props["unsolvable"] = int(props.get("error") == "unsolvable")
-    if Path("sas_plan").exists():
+    if Path("sas_plan").exists() or list(Path(".").glob("sas_plan.*")):
         # corvus validate's verdict; none when it refuses the domain itself
         # (an ADL domain that FD solved), which validate.err then says.
         log = Path("run.log").read_text() if Path("run.log").exists() else ""
@@ -229,8 +248,13 @@ def parse_fd_log(props) -> None:
         found = re.findall(pattern, log)
         if found:
             props[attribute] = kind(found[-1])
+    costs = re.findall(r"Plan cost: (\d+)", log)
+    if costs and props["error"] in ("timeout", "out-of-memory"):
+        # An anytime search that found plans is stopped by its limit (exit
+        # 23 or 22); its last plan is its answer.
+        props["error"] = "success"
     if props["error"] == "success":
-        props["cost"] = int(re.findall(r"Plan cost: (\d+)", log)[-1])
+        props["cost"] = int(costs[-1])
         props["plan_length"] = int(re.findall(r"Plan length: (\d+) step", log)[-1])
 
 
@@ -282,6 +306,8 @@ def main() -> None:
                    help="a folder of domain folders (domain.pddl and problems); default ../shared/ipc")
     p.add_argument("--domains", default=None, help="comma-separated domain folders (default: all)")
     p.add_argument("--problems", type=int, default=None, metavar="N", help="the first N problems per domain")
+    p.add_argument("--spread", type=int, default=None, metavar="N",
+                   help="N problems per domain spread over the sorted list, first and last included")
     p.add_argument("--configs", default=",".join(c.name for c in CONFIGS),
                    help="comma-separated: " + ", ".join(c.name for c in CONFIGS))
     p.add_argument("--time-limit", type=int, default=300, metavar="S", help="seconds per run (default 300)")
@@ -318,7 +344,7 @@ def main() -> None:
     corvus = args.corvus.resolve() if args.corvus else REPO / "target" / "release" / "corvus"
     driver = fd_driver()
     limit_s, limit_mib = args.time_limit, args.memory_limit
-    for domain_name, domain_file, problem_file in tasks(suite, domains, args.problems):
+    for domain_name, domain_file, problem_file in tasks(suite, domains, args.problems, args.spread):
         for config in configs:
             run = exp.add_run()
             run.add_resource("domain", domain_file, symlink=True)
@@ -340,7 +366,10 @@ def main() -> None:
                             time_limit=limit_s + 30, wall_time_limit=3 * limit_s + 30,
                             memory_limit=limit_mib + 512)
             # The verdict goes to run.log, after the planner's output.
-            validate = 'if [ -e sas_plan ]; then exec "$0" validate "$1" "$2" sas_plan 2> validate.err; fi'
+            # An anytime run's plan is its last sas_plan.N.
+            validate = ('plan=sas_plan; last=$(ls sas_plan.* 2>/dev/null | sort -t. -k2 -n | tail -n 1); '
+                        '[ -n "$last" ] && plan=$last; '
+                        'if [ -e "$plan" ]; then exec "$0" validate "$1" "$2" "$plan" 2> validate.err; fi')
             run.add_command("validate", ["/bin/sh", "-c", validate, str(corvus), "{domain}", "{problem}"],
                             time_limit=limit_s)
             run.set_property("algorithm", config.name)
@@ -370,7 +399,8 @@ def main() -> None:
     for corvus_name, fd_name in PAIRS:
         if corvus_name not in names or fd_name not in names:
             continue
-        for attribute in SCATTER_ATTRIBUTES:
+        anytime = any(c.name == corvus_name and c.anytime for c in CONFIGS)
+        for attribute in ANYTIME_SCATTER_ATTRIBUTES if anytime else SCATTER_ATTRIBUTES:
             name = f"{corvus_name}-vs-{fd_name}-{attribute}"
             plots.append((name, attribute))
             report = ScatterPlotReport(
