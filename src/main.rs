@@ -180,7 +180,7 @@ struct SolveArgs {
     /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
     #[arg(long, value_name = "M", value_parser = Limits::parse_memory_limit)]
     memory_limit: Option<u64>,
-    /// After the first plan, search for cheaper ones until the time limit (restarting weighted A*);
+    /// After the first plan, search for cheaper ones until the time limit (restarting weighted A*, lazy after a lazy search);
     /// each better plan goes to FILE.1, FILE.2, ... (FILE from --plan-file).
     #[arg(long)]
     anytime: bool,
