@@ -37,7 +37,8 @@ the landmark count on unit costs, their preferred operators in open lists of the
     },
     Alias {
         name: "lama",
-        description: "lama-first's plan, then cheaper ones until the time limit (restarting weighted A*), \
+        description: "lama-first's plan, then cheaper ones until the time limit (restarting lazy searches with both \
+heuristics on costs + 1: greedy when the task has action costs, then weighted A* with weights 5, 3, 2, 1, 1, ...), \
 each written to PLANFILE.1, PLANFILE.2, ...",
         solve_args: "--search lazy --heuristic hff,lmcount --cost-type one --anytime",
         configure: |o| {

@@ -148,7 +148,7 @@ struct SolveArgs {
     /// [default: normal, or the alias's].
     #[arg(long, value_parser = cost_type_arg())]
     cost_type: Option<CostType>,
-    /// Weight W of weighted A*: a finite number, at least 0.
+    /// Weight W of weighted A* (wastar, lazy-wastar): a finite number, at least 0.
     #[arg(long, default_value_t = 2.0, value_parser = parse_weight)]
     weight: f64,
     /// Do not use preferred operators (helpful actions of h_FF).
@@ -180,7 +180,7 @@ struct SolveArgs {
     /// Memory limit: 512M, 8G (K, M, G binary units; a plain number is MiB).
     #[arg(long, value_name = "M", value_parser = Limits::parse_memory_limit)]
     memory_limit: Option<u64>,
-    /// After the first plan, search for cheaper ones until the time limit (restarting weighted A*);
+    /// After the first plan, search for cheaper ones until the time limit (restarting weighted A*, lazy after a lazy search);
     /// each better plan goes to FILE.1, FILE.2, ... (FILE from --plan-file).
     #[arg(long)]
     anytime: bool,
@@ -221,7 +221,7 @@ fn main() -> ExitCode {
                     .error(
                         clap::error::ErrorKind::ArgumentConflict,
                         format!(
-                            "--search {} takes one heuristic; several (--heuristic {}) need --search lazy or bfws",
+                            "--search {} takes one heuristic; several (--heuristic {}) need a lazy search (lazy, lazy-wastar, bfws, lazy-width)",
                             args.search_kind().name,
                             args.heuristic.iter().map(|k| k.name).collect::<Vec<_>>().join(",")
                         ),

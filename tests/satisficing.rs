@@ -296,3 +296,69 @@ fn negative_goals_guide_the_relaxation_heuristics() {
         assert_eq!(validated_cost(&domain, &problem, &plan), 4);
     }
 }
+
+/// `--alias lama` improves with lazy phases that keep both heuristics (on
+/// costs + 1) and their preferred operators: on a task with action costs a
+/// lazy greedy phase first, then lazy weighted A* from weight 5; on a task
+/// without, weighted A* at once. Every plan is valid and cheaper than the
+/// one before, and an exhausted phase proves the last one optimal.
+#[test]
+fn lama_improves_with_lazy_phases_on_both_heuristics() {
+    let dir = temp_dir("lama");
+    let run = |domain: &str, problem: &str, name: &str| {
+        let plan_file = dir.join(name);
+        let out = corvus(&[
+            "solve",
+            domain,
+            problem,
+            "--alias",
+            "lama",
+            "--plan-file",
+            &plan_file.display().to_string(),
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let mut costs = Vec::new();
+        for n in 1.. {
+            let path = dir.join(format!("{name}.{n}"));
+            if !path.exists() {
+                break;
+            }
+            costs.push(validated_cost(domain, problem, &path));
+        }
+        (costs, stderr(&out))
+    };
+    let both = "(hff[cost=plusone],lmcount[cost=plusone])";
+    // Roads: unit costs take the direct road (10); the greedy phase on
+    // costs + 1 finds the way over b and c (3), weighted A* proves it optimal.
+    let (costs, log) = run(&data(ROADS), &data(ROADS_DETOUR), "roads");
+    assert_eq!(costs, [10, 3]);
+    for needle in [
+        "search: lazy(hff[cost=one],lmcount[cost=one])".to_string(),
+        format!("anytime phase 1: lazy{both}, plans of cost below 10"),
+        format!("anytime phase 2: lazy-wastar[w=5]{both}, plans of cost below 3"),
+        format!("lazy-wastar[w=5]{both}: no plan costs less than 3: it is optimal"),
+    ] {
+        assert!(log.contains(&needle), "log lacks {needle}: {log}");
+    }
+    // Blocksworld has no action costs: unit costs and costs + 1 agree, so
+    // weighted A* comes first; it proves the first plan optimal.
+    let blocks = |f: &str| data(&format!("problems/ipc/blocks/{f}"));
+    let (costs, log) = run(&blocks("domain.pddl"), &blocks("probBLOCKS-4-1.pddl"), "blocks");
+    assert_eq!(costs, [10]);
+    for needle in [
+        format!("anytime phase 1: lazy-wastar[w=5]{both}, plans of cost below 10"),
+        "no plan costs less than 10: it is optimal".to_string(),
+    ] {
+        assert!(log.contains(&needle), "log lacks {needle}: {log}");
+    }
+    // Through the planner, stopped by the time limit.
+    let mut options = anytime_options(CostType::Normal, Some(Duration::from_secs(3)));
+    (corvus::aliases::get("lama").expect("alias").configure)(&mut options);
+    let (costs, report) = anytime_plans(&data(ELEVATORS), &data(ELEVATORS_P01), &options);
+    assert!(!costs.is_empty());
+    assert!(costs.windows(2).all(|w| w[1] < w[0]), "{costs:?}");
+    assert_eq!(report.status, Status::Solved);
+    assert_eq!(report.plan.map(|p| p.cost), costs.last().copied());
+    // The first search or one of the lazy phases.
+    assert!(report.config.starts_with("lazy"), "{}", report.config);
+}

@@ -18,8 +18,16 @@
 //! h = the landmarks not reached, plus the reached ones needed again: goal
 //! facts that are false now, and landmarks false now that must hold right
 //! before (greedy-necessarily) a landmark not yet reached. Negative goals
-//! that hold add one each, so h is 0 in no state that is not a goal. Every
-//! landmark counts 1 (unit costs), whatever the operator costs.
+//! that hold add theirs too. Each counts its *cost*: the cheapest cost among
+//! the operators that achieve it (add a fact of the landmark; delete the
+//! negative goal), or the cheapest operator cost at all when none does. The
+//! costs are the ones the heuristic is built on, so `--cost-type` applies:
+//! with `one` h is the number of landmarks, as in LAMA's first iteration;
+//! with `plusone` (LAMA's later iterations) cheap landmarks still count at
+//! least 1, so h is 0 in no state that is not a goal; with the task's own
+//! costs a landmark achieved by a zero-cost operator counts 0. The value is
+//! not admissible whatever the costs (a reached landmark needed again, or one
+//! operator achieving several landmarks, is counted more than once).
 //!
 //! Dead ends, without an exploration of the relaxation per state (that costs
 //! as much as h_FF and made the search several times slower): a state is
@@ -76,6 +84,10 @@ pub struct LandmarkCount {
     pre_neg: Vec<Vec<FactId>>,
     /// Operators that delete a negative goal.
     neg_goal_deleters: Vec<OpId>,
+    /// What each landmark counts while not reached or needed again, and
+    /// each negative goal while it holds (in the order of `goal_neg`).
+    landmark_cost: Vec<u64>,
+    neg_goal_cost: Vec<u64>,
     /// `u64` words per landmark set.
     words: usize,
     /// The reached landmarks of every notified state, `words` per state id.
@@ -111,7 +123,28 @@ impl LandmarkCount {
                 task.goal_neg.iter().any(|f| del.binary_search(f).is_ok())
             })
             .collect();
+        let cheapest_op = task.operators.iter().map(|o| o.cost as u64).min().unwrap_or(0);
+        let cheapest = |ops: &mut dyn Iterator<Item = OpId>| {
+            ops.map(|o| task.operators[o as usize].cost as u64)
+                .min()
+                .unwrap_or(cheapest_op)
+        };
+        let landmark_cost = graph
+            .landmarks()
+            .iter()
+            .map(|lm| cheapest(&mut lm.achievers.iter().copied()))
+            .collect();
+        let neg_goal_cost = task
+            .goal_neg
+            .iter()
+            .map(|f| {
+                let deletes = |&o: &OpId| task.operators[o as usize].del.binary_search(f).is_ok();
+                cheapest(&mut (0..task.num_operators() as OpId).filter(deletes))
+            })
+            .collect();
         LandmarkCount {
+            landmark_cost,
+            neg_goal_cost,
             reach: RelaxedReach::new(&relaxed),
             op_marked: vec![false; relaxed.num_ops().max(task.num_operators())],
             is_target: vec![false; graph.len()],
@@ -207,7 +240,7 @@ impl LandmarkCount {
                 if lm.achievers.is_empty() && !self.holds(i, state) {
                     return None;
                 }
-                h += 1;
+                h += self.landmark_cost[i as usize];
                 if self.graph.parents(i).all(|o| bit(set, o.from)) {
                     self.interesting.push(i);
                 }
@@ -215,11 +248,15 @@ impl LandmarkCount {
                 if lm.is_goal && lm.achievers.is_empty() {
                     return None;
                 }
-                h += 1;
+                h += self.landmark_cost[i as usize];
                 self.needed_again.push(i);
             }
         }
-        h += self.goal_neg.iter().filter(|&&f| state[f as usize]).count() as u64;
+        for (k, &f) in self.goal_neg.iter().enumerate() {
+            if state[f as usize] {
+                h += self.neg_goal_cost[k];
+            }
+        }
         if !self.collect_preferred(state) {
             return None;
         }

@@ -4,19 +4,63 @@
 //! Each phase is a fresh weighted A* search on the task's own costs, with
 //! the bound "cheaper than the best plan so far", so every plan it returns
 //! improves on the one before. The weights fall, 5, 3, 2, 1, and then 1
-//! again for as long as that improves: the guide is not admissible, so A*
-//! with it is not optimal, and a tighter bound can still find a cheaper
-//! plan. The guide sees costs + 1, as in LAMA's later iterations: zero-cost
-//! actions then still count, and cheap actions do not make it blind to plan
-//! length. Pruning against the bound is sound (g, and h_max as the guide's
-//! admissible partner), so a phase that exhausts its open list proves the
-//! best plan optimal, and that ends the run.
+//! again for as long as that improves: the guides are not admissible, so A*
+//! with them is not optimal, and a tighter bound can still find a cheaper
+//! plan. The guides see costs + 1, as in LAMA's later iterations: zero-cost
+//! actions then still count, and cheap actions do not make them blind to
+//! plan length.
+//!
+//! The phases run on the first search's engine. After a lazy search (LAMA's
+//! first iteration, `--alias lama`) they are lazy weighted A* with the same
+//! heuristics and preferred operators; when those heuristics saw other costs
+//! than costs + 1 (unit costs, on a task with action costs), a lazy greedy
+//! phase on costs + 1 comes first, as in LAMA. After an eager search they
+//! are eager weighted A* with its heuristic alone.
+//!
+//! A phase that exhausts its open list proves the best plan optimal, and
+//! that ends the run: the pruning against the bound is sound in both
+//! engines. The eager one prunes on g and on h_max, the guide's admissible
+//! partner; the lazy one on g alone, and skips a state only when it was
+//! expanded before with a g no greater (it reopens under a bound) or is a
+//! dead end, so every state with a path within the bound gets expanded,
+//! whatever the heuristics' values (see [`crate::search`]'s lazy engine).
 
 use super::*;
 use crate::heuristic::cost_type::CostType;
+use crate::search::{LazyOptions, NoveltyUse};
 
-/// The weights of the phases; the last one repeats.
+/// The weights of the weighted A* phases; the last one repeats.
 const WEIGHTS: [f64; 4] = [5.0, 3.0, 2.0, 1.0];
+
+/// The search of the improvement phase `phase` (from 1) after the first
+/// search `first`: weighted A* on the first search's engine, preceded by a
+/// lazy greedy phase when `greedy_first` (see the module comment).
+fn phase_search(first: Strategy, greedy_first: bool, phase: usize) -> Strategy {
+    let step = match greedy_first {
+        true if phase == 1 => None,
+        true => Some(phase - 2),
+        false => Some(phase - 1),
+    };
+    let weight = step.map(|i| WEIGHTS[i.min(WEIGHTS.len() - 1)]);
+    match first {
+        Strategy::Lazy(options) => Strategy::Lazy(LazyOptions {
+            weight,
+            // Novelty would come before g + W·h; the phases seek cost.
+            novelty: NoveltyUse::Off,
+            ..options
+        }),
+        _ => Strategy::WeightedAstar(weight.unwrap_or(WEIGHTS[0])),
+    }
+}
+
+/// True when the first search's heuristics saw other action costs than the
+/// phases' do: a lazy greedy phase on the phases' costs then comes first.
+fn sees_other_costs(task: &Task, first: &Config) -> bool {
+    let has = task.has_action_costs;
+    task.operators
+        .iter()
+        .any(|o| first.cost_type.adapt(o.cost, has) != COST_TYPE.adapt(o.cost, has))
+}
 
 /// The costs the guide of the improvement phases sees.
 const COST_TYPE: CostType = CostType::PlusOne;
@@ -44,6 +88,8 @@ pub(super) fn improve(
     on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
 ) -> Result<Report, PlannerError> {
     log(options, format!("anytime: improving on the plan of {}", report.config));
+    let lazy = first.config.search.is_lazy();
+    let greedy_first = lazy && sees_other_costs(task, &first.config);
     for phase in 1.. {
         let incumbent = report.plan.as_ref().expect("a solved report has a plan");
         let (best, unit_cost) = (incumbent.cost, incumbent.unit_cost);
@@ -52,18 +98,29 @@ pub(super) fn improve(
             report.proven_optimal = true;
             break;
         }
-        let weight = WEIGHTS[(phase - 1).min(WEIGHTS.len() - 1)];
-        let config = Config {
-            search: Strategy::WeightedAstar(weight),
-            // The engine uses preferred operators in greedy search only, and
-            // a perimeter would be built again in every phase.
-            preferred_operators: false,
-            perimeter: false,
-            probe: false,
-            cost_type: COST_TYPE,
-            // Weighted A* is eager: one heuristic (the first search's first).
-            more_heuristics: &[],
-            ..first.config
+        let search = phase_search(first.config.search, greedy_first, phase);
+        let config = match lazy {
+            // The lazy engine: every heuristic of the first search, with its
+            // preferred operators.
+            true => Config {
+                search,
+                perimeter: false,
+                probe: false,
+                cost_type: COST_TYPE,
+                ..first.config
+            },
+            false => Config {
+                search,
+                // The eager engine uses preferred operators in greedy search
+                // only, and a perimeter would be built again in every phase.
+                preferred_operators: false,
+                perimeter: false,
+                probe: false,
+                cost_type: COST_TYPE,
+                // Eager weighted A* takes one heuristic (the first search's first).
+                more_heuristics: &[],
+                ..first.config
+            },
         };
         let name = config.name();
         // The run's own bound is at least the first plan's cost already.

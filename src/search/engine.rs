@@ -116,6 +116,18 @@ pub(super) fn run<'g, 'p>(
     engine.run()
 }
 
+/// W·h of weighted A* (the eager engine's and the lazy one's), an integer
+/// for the bucket queues: exact for whole weights, rounded down otherwise.
+/// A weight that is not a finite number ≥ 0 counts as 1.
+pub(super) fn weighted(w: f64, h: u64) -> u64 {
+    let w = if w.is_finite() && w >= 0.0 { w } else { 1.0 };
+    if w.fract() == 0.0 {
+        (w as u64).saturating_mul(h)
+    } else {
+        (w * h as f64) as u64
+    }
+}
+
 impl Engine<'_, '_, '_> {
     fn run(mut self) -> (Outcome, Statistics) {
         if let Some(outcome) = self.log.start() {
@@ -265,16 +277,7 @@ impl Engine<'_, '_, '_> {
         let h = node.data.h;
         match self.strategy {
             Strategy::Astar => (node.g.saturating_add(h), h),
-            Strategy::WeightedAstar(w) => {
-                let w = if w.is_finite() && w >= 0.0 { w } else { 1.0 };
-                let weighted = if w.fract() == 0.0 {
-                    (w as u64).saturating_mul(h)
-                } else {
-                    // Rounded down: keys stay integers for the bucket queue.
-                    (w * h as f64) as u64
-                };
-                (node.g.saturating_add(weighted), h)
-            }
+            Strategy::WeightedAstar(w) => (node.g.saturating_add(weighted(w, h)), h),
             // The lazy strategies run on their own engine.
             Strategy::Greedy | Strategy::Lazy(_) => (h, 0),
         }

@@ -1,5 +1,5 @@
-//! Lazy greedy best-first search (deferred evaluation), as in the first
-//! iteration of LAMA.
+//! Lazy best-first search (deferred evaluation): greedy, as in the first
+//! iteration of LAMA, or weighted A*, as in its later ones.
 //!
 //! An open-list entry is a transition not taken yet: (parent, operator),
 //! keyed by the parent's heuristic values. The successor is made,
@@ -9,13 +9,24 @@
 //! with a cheaper g, because that g may bring pruned successors back. So,
 //! as in the eager engine, an exhausted open list is a proof.
 //!
-//! Open lists: one per heuristic, keyed by its value, and one per heuristic
+//! Open lists: one per heuristic, keyed by its value (greedy) or by
+//! g + W·h (weighted A*, [`LazyOptions::weight`]: g of the successor, h of
+//! its parent, ties broken on lower h), and one per heuristic
 //! with preferred operators that gets only the successors reached by a
 //! preferred operator (of any heuristic). They take turns: the list with
 //! the lowest priority pops and pays one point; whenever some heuristic
 //! reaches a new best value, the preferred lists gain [`BOOST`] points.
 //! Within a key, entries leave in the order they came (FIFO), and the
 //! successors of a state are pushed in the configured [`SuccessorOrder`].
+//!
+//! Against a bound, weighted A* prunes as greedy search does, on g alone: no
+//! transition to a successor whose g exceeds the bound is pushed or taken.
+//! The heuristics only order the lists, so whatever their admissibility an
+//! exhausted open list proves that no plan within the bound exists: every
+//! state with a path within the bound is expanded with a g no greater than
+//! that path's, by induction along the path (a state is skipped only when
+//! it was expanded before with a g at most as large, or is a dead end,
+//! which every heuristic here proves soundly).
 //!
 //! Novelty ([`super::novelty`]: does a successor make a fact or a pair of
 //! facts true for the first time in its partition?) is used in one of two
@@ -26,7 +37,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::engine::BOOST;
+use super::engine::{BOOST, weighted};
 use super::nodes::{NO_PARENT, Node, NodeStatus, RunLog, SearchSpace};
 use super::novelty::{self, Novelty, Partition};
 use super::open_list::OpenList;
@@ -85,10 +96,12 @@ pub enum NoveltyUse {
 }
 
 /// What distinguishes the lazy searches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LazyOptions {
     pub novelty: NoveltyUse,
     pub order: SuccessorOrder,
+    /// `Some(W)`: weighted A*, the lists keyed by g + W·h instead of h.
+    pub weight: Option<f64>,
 }
 
 /// A heuristic that guides the lazy search, and whether its preferred
@@ -141,8 +154,9 @@ struct Lazy<'a, 'g, 'h> {
     log: RunLog<'g>,
 }
 
-/// Runs lazy greedy best-first search with one open list per guide (and one
-/// more per guide with preferred operators). `guides` must not be empty.
+/// Runs lazy best-first search (greedy, or weighted A* with
+/// [`LazyOptions::weight`]) with one open list per guide (and one more per
+/// guide with preferred operators). `guides` must not be empty.
 pub(super) fn run(
     task: &Task,
     guides: &mut [Guide<'_>],
@@ -300,7 +314,9 @@ impl Lazy<'_, '_, '_> {
             });
             return Some(id);
         }
-        let reopen = self.bound.is_some();
+        // Weighted A* reopens for the sake of plan quality, any search
+        // under a bound for the proof (see the module comment).
+        let reopen = self.bound.is_some() || self.options.weight.is_some();
         let node = self.space.node_mut(id);
         if !reopen || g >= node.g || node.status == NodeStatus::DeadEnd {
             return None;
@@ -404,7 +420,8 @@ impl Lazy<'_, '_, '_> {
         let g = self.space.node(id).g;
         for &op in &applicable {
             let operator = &self.task.operators[op as usize];
-            if self.bound.is_some_and(|b| g.saturating_add(operator.cost as u64) > b) {
+            let child_g = g.saturating_add(operator.cost as u64);
+            if self.bound.is_some_and(|b| child_g > b) {
                 self.log.stats.pruned_by_bound += 1;
                 continue;
             }
@@ -420,7 +437,15 @@ impl Lazy<'_, '_, '_> {
             for list in &mut self.lists {
                 if preferred || !list.preferred_only {
                     let h = self.h[list.guide];
-                    let (primary, secondary) = if list.novelty_first { (novelty, h) } else { (h, 0) };
+                    let (value, tie) = match self.options.weight {
+                        None => (h, 0),
+                        Some(w) => (child_g.saturating_add(weighted(w, h)), h),
+                    };
+                    let (primary, secondary) = if list.novelty_first {
+                        (novelty, value)
+                    } else {
+                        (value, tie)
+                    };
                     list.open.push(primary, secondary, (id, op));
                 }
             }

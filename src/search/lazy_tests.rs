@@ -13,17 +13,34 @@ use crate::task::registry::StateId;
 use crate::task::state::StateBits;
 use crate::task::testing::{Lcg, random_task, state};
 
-/// Every lazy variant: with and without novelty, in every successor order.
+/// Every lazy variant: with and without novelty, in every successor order;
+/// greedy, and weighted A* with weights 1 and 3.
 fn lazy_variants() -> Vec<LazyOptions> {
     let orders = [
         SuccessorOrder::PreferredFirst,
         SuccessorOrder::Natural,
         SuccessorOrder::Shuffled,
     ];
-    [NoveltyUse::Off, NoveltyUse::FirstKey, NoveltyUse::OwnList]
+    let mut variants: Vec<LazyOptions> = [NoveltyUse::Off, NoveltyUse::FirstKey, NoveltyUse::OwnList]
         .into_iter()
-        .flat_map(|novelty| orders.map(|order| LazyOptions { novelty, order }))
-        .collect()
+        .flat_map(|novelty| {
+            orders.map(|order| LazyOptions {
+                novelty,
+                order,
+                weight: None,
+            })
+        })
+        .collect();
+    for weight in [1.0, 3.0] {
+        for order in orders {
+            variants.push(LazyOptions {
+                order,
+                weight: Some(weight),
+                ..LazyOptions::default()
+            });
+        }
+    }
+    variants
 }
 
 #[test]
@@ -144,6 +161,106 @@ fn lazy_greedy_expands_in_the_documented_order() {
     assert_eq!(order, ["s", "a", "x", "b", "y", "c", "g"]);
     assert_eq!(outcome, Outcome::Solved(vec![2, 5]));
     assert_eq!((stats.expanded, stats.evaluated, stats.generated), (6, 7, 6));
+}
+
+/// Lazy weighted A*, by hand: from s (h 3) an expensive way s-a-g (cost
+/// 10 each, h(a) = 1) and a cheap one s-b-c-g (cost 1 each, h(b) = 2,
+/// h(c) = 1). Greedy search takes (s, a) first (both entries have s's
+/// value 3, a's operator comes first) and then g: cost 20. Weighted A*
+/// keys an entry by the successor's g plus W times its parent's h: with W =
+/// 1, (s, a) gets 10 + 3 and (s, b) 1 + 3, then (b, c) 2 + 2 and (c, g)
+/// 3 + 1, so it never evaluates a: cost 3. With W = 5: 25 against 16, 12, 8.
+#[test]
+fn lazy_weighted_astar_orders_by_g_plus_weighted_h() {
+    let mut b = Builder::default();
+    let names = ["s", "a", "b", "c", "g"];
+    for name in names {
+        b.fact(name);
+    }
+    for (from, to, cost) in [
+        ("s", "a", 10),
+        ("s", "b", 1),
+        ("a", "g", 10),
+        ("b", "c", 1),
+        ("c", "g", 1),
+    ] {
+        b.op(&format!("{from}-{to}"), &[from], &[], &[from], &[to], cost);
+    }
+    let task = b.build(&["s"], &["g"], &[]);
+    let run = |weight: Option<f64>| {
+        let mut h = Scripted {
+            values: vec![3, 1, 2, 1, 0],
+            evaluated: Vec::new(),
+        };
+        let options = LazyOptions {
+            weight,
+            ..LazyOptions::default()
+        };
+        let (outcome, _) = search(&task, &mut h, None, &config(Strategy::Lazy(options)));
+        let Outcome::Solved(plan) = outcome else {
+            panic!("{outcome:?}");
+        };
+        let order: Vec<&str> = h.evaluated.iter().map(|&f| names[f as usize]).collect();
+        (replay(&task, &plan).expect("valid plan"), order)
+    };
+    assert_eq!(run(None), (20, vec!["s", "a", "g"]));
+    for w in [1.0, 5.0] {
+        assert_eq!(run(Some(w)), (3, vec!["s", "b", "c", "g"]), "w={w}");
+    }
+}
+
+/// Lazy weighted A* under a bound with inadmissible guides (h_FF and the
+/// landmark count, on costs + 1, as in LAMA's later iterations) on random
+/// tasks: below the optimum the open list empties (a proof, since pruning
+/// is on g alone), at the optimum it finds an optimal plan.
+#[test]
+fn lazy_weighted_astar_under_a_bound_is_exhaustive_with_inadmissible_guides() {
+    use crate::heuristic::cost_type::CostType;
+    use crate::heuristic::{BuildContext, lmcount};
+    let context = BuildContext {
+        cost_type: CostType::PlusOne,
+        ..BuildContext::default()
+    };
+    let mut rng = Lcg(23);
+    let mut decided = 0;
+    for _ in 0..200 {
+        let task = random_task(&mut rng, 7, 10);
+        let Some(optimum) = dijkstra(&task) else { continue };
+        for weight in [5.0, 1.0] {
+            for (bound, expected) in [(optimum.checked_sub(1), None), (Some(optimum), Some(optimum))] {
+                let Some(bound) = bound else { continue };
+                let mut hff = relax::HFF.build_with(&task, &context);
+                let mut lm = lmcount::LM_COUNT.build_with(&task, &context);
+                let mut guides = [
+                    Guide {
+                        heuristic: hff.as_mut(),
+                        preferred_operators: true,
+                    },
+                    Guide {
+                        heuristic: lm.as_mut(),
+                        preferred_operators: true,
+                    },
+                ];
+                let options = LazyOptions {
+                    weight: Some(weight),
+                    ..LazyOptions::default()
+                };
+                let c = SearchConfig {
+                    bound: Some(bound),
+                    preferred_operators: true,
+                    ..config(Strategy::Lazy(options))
+                };
+                let cost = match search_lazy(&task, &mut guides, options, &c).0 {
+                    Outcome::Solved(plan) => Some(replay(&task, &plan).expect("valid plan")),
+                    Outcome::Unsolvable => None,
+                    other => panic!("{other:?}"),
+                };
+                assert_eq!(cost, expected, "w={weight}, bound {bound}: {task:?}");
+                decided += 1;
+            }
+        }
+    }
+    assert!(decided > 100, "{decided}");
 }
 
 #[test]

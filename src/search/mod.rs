@@ -1,7 +1,7 @@
 //! Search: two best-first engines over the [`crate::task::registry::StateRegistry`].
 //! A*, greedy best-first and weighted A* run on the eager engine and differ
-//! only in the open-list key; lazy greedy search and BFWS run on the lazy
-//! engine, with several heuristics.
+//! only in the open-list key; lazy greedy search, lazy weighted A* and BFWS
+//! run on the lazy engine, with several heuristics.
 //!
 //! [`engine`] runs the eager loop, [`lazy`] the lazy one, [`nodes`] holds
 //! what they share (the search space, statistics, limits, log lines),
@@ -40,28 +40,37 @@ pub enum Strategy {
     WeightedAstar(f64),
     /// Key h only; preferred operators from the heuristic are boosted.
     Greedy,
-    /// Lazy greedy best-first search: deferred evaluation, one open list per
-    /// heuristic (see [`search_lazy`]).
+    /// Lazy best-first search: deferred evaluation, one open list per
+    /// heuristic (see [`search_lazy`]); greedy, or weighted A* with
+    /// [`LazyOptions::weight`].
     Lazy(LazyOptions),
 }
 
 impl Strategy {
     /// The name in logs: `astar`, `gbfs`, `wastar[w=2]`, `lazy`, `bfws`,
-    /// `lazy[order=natural]`.
+    /// `lazy[order=natural]`, `lazy-wastar[w=5]`.
     pub fn name(self) -> String {
         match self {
             Strategy::Astar => ASTAR.name.to_string(),
             Strategy::Greedy => GBFS.name.to_string(),
             Strategy::WeightedAstar(w) => format!("{}[w={w}]", WASTAR.name),
             Strategy::Lazy(options) => {
-                let name = match options.novelty {
-                    NoveltyUse::Off => LAZY.name,
-                    NoveltyUse::FirstKey => BFWS.name,
-                    NoveltyUse::OwnList => LAZY_WIDTH.name,
+                let name = match (options.novelty, options.weight) {
+                    (NoveltyUse::Off, None) => LAZY.name,
+                    (NoveltyUse::Off, Some(_)) => LAZY_WASTAR.name,
+                    (NoveltyUse::FirstKey, _) => BFWS.name,
+                    (NoveltyUse::OwnList, _) => LAZY_WIDTH.name,
                 };
-                match options.order {
-                    SuccessorOrder::PreferredFirst => name.to_string(),
-                    order => format!("{name}[order={}]", order.name()),
+                let mut params = Vec::new();
+                if let Some(w) = options.weight {
+                    params.push(format!("w={w}"));
+                }
+                if options.order != SuccessorOrder::PreferredFirst {
+                    params.push(format!("order={}", options.order.name()));
+                }
+                match params.is_empty() {
+                    true => name.to_string(),
+                    false => format!("{name}[{}]", params.join(",")),
                 }
             }
         }
@@ -148,6 +157,21 @@ pub static LAZY: SearchKind = SearchKind {
     strategy: |_| Strategy::Lazy(LazyOptions::default()),
 };
 
+pub static LAZY_WASTAR: SearchKind = SearchKind {
+    name: "lazy-wastar",
+    help: "lazy weighted A*: the lazy search's open lists keyed by g + W·h (see --weight), as in LAMA's later \
+iterations",
+    optimal: false,
+    preferred_operators: true,
+    default_heuristic: &relax::HFF,
+    strategy: |w| {
+        Strategy::Lazy(LazyOptions {
+            weight: Some(w),
+            ..LazyOptions::default()
+        })
+    },
+};
+
 pub static BFWS: SearchKind = SearchKind {
     name: "bfws",
     help: "lazy search keyed by width-based novelty first, the heuristic second (BFWS-style)",
@@ -177,7 +201,7 @@ pub static LAZY_WIDTH: SearchKind = SearchKind {
 };
 
 /// Every search algorithm the command line offers, in `--help` order.
-pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR, &LAZY, &BFWS, &LAZY_WIDTH];
+pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR, &LAZY, &LAZY_WASTAR, &BFWS, &LAZY_WIDTH];
 
 /// The registered search algorithm of this name.
 pub fn kind(name: &str) -> Option<&'static SearchKind> {
@@ -201,6 +225,7 @@ mod registry_tests {
             assert!((kind.strategy)(2.0).name().starts_with(kind.name), "{}", kind.name);
         }
         assert_eq!((WASTAR.strategy)(3.0).name(), "wastar[w=3]");
+        assert_eq!((LAZY_WASTAR.strategy)(5.0).name(), "lazy-wastar[w=5]");
     }
 }
 

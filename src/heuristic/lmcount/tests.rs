@@ -4,6 +4,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::*;
+use crate::heuristic::cost_type::CostType;
 use crate::heuristic::landmarks::tests::{fact, logistics};
 use crate::task::state::StateBuf;
 use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, task};
@@ -220,8 +221,12 @@ fn zero_exactly_on_goal_states_of_the_logistics_tasks() {
 fn random_tasks_never_zero_off_the_goal_and_dead_ends_are_real() {
     let mut rng = Lcg(11);
     for _ in 0..300 {
+        // Random costs are 0 to 3; a landmark whose achiever costs 0 counts
+        // 0, so "never 0 off the goal" holds on costs + 1 (and dead ends do
+        // not depend on costs).
         let task = random_task(&mut rng, 6, 8);
-        let mut h = LandmarkCount::new(&task);
+        let adapted = CostType::PlusOne.adapted_task(&task);
+        let mut h = LandmarkCount::new(adapted.as_ref().unwrap_or(&task));
         let states = explore_all(&task, &mut h);
         let distance: HashMap<StateBuf, Option<u64>> = perfect_costs(&task).into_iter().collect();
         for (id, s) in states.iter().enumerate() {
@@ -258,3 +263,75 @@ fn the_graph_of_the_task_is_reported() {
     assert_eq!(h.graph().landmark_of(fact(&task, "(at t A)")), None);
 }
 
+
+/// a (0), b (1), g (2), n (3); init a, n; goal g, not n. op0: a -> b (3),
+/// op1: b -> g (5), op2: a -> b (7), op3: deletes n (2). Landmarks: a
+/// (reached initially), b (cheapest achiever op0) and g (op1); the negative
+/// goal n holds until op3.
+fn costed_task() -> Task {
+    let ops: [OpSpec; 4] = [
+        (&[0], &[], &[1], &[], 3),
+        (&[1], &[], &[2], &[], 5),
+        (&[0], &[], &[1], &[], 7),
+        (&[], &[], &[], &[3], 2),
+    ];
+    task(4, &ops, &[0, 3], &[2], &[3])
+}
+
+/// The values of lmcount built with `cost_type` along the plan op0, op3,
+/// op1 (from the initial state to the goal).
+fn values_along_the_plan(t: &Task, cost_type: CostType) -> Vec<Estimate> {
+    let context = BuildContext {
+        cost_type,
+        ..BuildContext::default()
+    };
+    let mut h = LM_COUNT.build_with(t, &context);
+    let mut state = t.initial_state();
+    h.notify_initial(0, state.bits());
+    let mut values = vec![h.evaluate_node(0, state.bits())];
+    for (id, op) in [0, 3, 1].into_iter().enumerate() {
+        let o = &t.operators[op];
+        let mut next = state.clone();
+        o.apply_into(state.bits(), next.bits_mut());
+        let (parent, child) = (id as StateId, id as StateId + 1);
+        h.notify_transition(parent, state.bits(), op as OpId, child, next.bits());
+        values.push(h.evaluate_node(child, next.bits()));
+        state = next;
+    }
+    assert!(t.is_goal(state.bits()));
+    values
+}
+
+#[test]
+fn landmarks_count_their_cheapest_achiever_under_each_cost_type() {
+    let t = costed_task();
+    let graph = LandmarkCount::new(&t).graph().summary();
+    assert!(graph.starts_with("Landmarks: 3 "), "{graph}");
+    let n = |v: [u64; 4]| v.map(Some).to_vec();
+    // Unit costs: the count (b, g, not n; then g, not n; g; nothing).
+    assert_eq!(values_along_the_plan(&t, CostType::One), n([3, 2, 1, 0]));
+    // The task's costs: b 3 (op0, not op2's 7), g 5, not n 2.
+    assert_eq!(values_along_the_plan(&t, CostType::Normal), n([10, 7, 5, 0]));
+    // Costs + 1: 4, 6 and 3.
+    assert_eq!(values_along_the_plan(&t, CostType::PlusOne), n([13, 9, 6, 0]));
+    // Still inadmissible by its entry (the cheapest plan costs 10 here, but a
+    // landmark needed again counts twice).
+    assert!(!LM_COUNT.admissible);
+}
+
+/// A landmark whose only achiever costs nothing counts 0 on the task's costs
+/// (h can be 0 off the goal), and 1 with `one` and `plusone`.
+#[test]
+fn a_zero_cost_landmark_counts_zero_on_the_tasks_costs() {
+    let ops: [OpSpec; 1] = [(&[0], &[], &[1], &[], 0)];
+    let t = task(2, &ops, &[0], &[1], &[]);
+    let s = t.initial_state();
+    for (cost_type, expected) in [(CostType::Normal, 0), (CostType::One, 1), (CostType::PlusOne, 1)] {
+        let context = BuildContext {
+            cost_type,
+            ..BuildContext::default()
+        };
+        let mut h = LM_COUNT.build_with(&t, &context);
+        assert_eq!(h.evaluate(s.bits()), Some(expected), "{}", cost_type.name());
+    }
+}
