@@ -91,12 +91,15 @@ def supported_kind() -> ProblemKind:
     return kind
 
 
-class CorvusPlanner(Engine, OneshotPlannerMixin):
-    """The satisficing engine. ``params``: ``alias`` or ``search`` and
-    ``heuristic`` (as ``corvus.solve``), ``memory_limit``."""
+class _CorvusEngine(Engine):
+    """What every corvus engine shares: its configuration from ``params``
+    (``alias``, or ``search`` and ``heuristic``, as ``corvus.solve``;
+    ``memory_limit``), the credits and the supported problem kind."""
 
     #: The alias run when no configuration is given.
-    DEFAULT_ALIAS: Optional[str] = "lama-first"
+    DEFAULT_ALIAS: Optional[str] = None
+    #: The UP mixin of the engine's operation mode, initialised with it.
+    _MIXIN: type = OneshotPlannerMixin
 
     def __init__(
         self,
@@ -106,14 +109,10 @@ class CorvusPlanner(Engine, OneshotPlannerMixin):
         memory_limit: corvus.MemoryLimit = None,
     ):
         Engine.__init__(self)
-        OneshotPlannerMixin.__init__(self)
+        self._MIXIN.__init__(self)
         if alias is None and search is None and heuristic is None:
             alias = self.DEFAULT_ALIAS
         self._config = dict(alias=alias, search=search, heuristic=heuristic, memory_limit=memory_limit)
-
-    @property
-    def name(self) -> str:
-        return "corvus"
 
     @staticmethod
     def get_credits(**kwargs) -> Optional[Credits]:
@@ -126,6 +125,17 @@ class CorvusPlanner(Engine, OneshotPlannerMixin):
     @staticmethod
     def supports(problem_kind: ProblemKind) -> bool:
         return problem_kind <= supported_kind()
+
+
+class CorvusPlanner(_CorvusEngine, OneshotPlannerMixin):
+    """The satisficing engine. ``params``: ``alias`` or ``search`` and
+    ``heuristic`` (as ``corvus.solve``), ``memory_limit``."""
+
+    DEFAULT_ALIAS: Optional[str] = "lama-first"
+
+    @property
+    def name(self) -> str:
+        return "corvus"
 
     @staticmethod
     def satisfies(optimality_guarantee: OptimalityGuarantee) -> bool:
@@ -177,7 +187,7 @@ class CorvusOptimalPlanner(CorvusPlanner):
         return Status.SOLVED_OPTIMALLY
 
 
-class CorvusAnytimePlanner(Engine, AnytimePlannerMixin):
+class CorvusAnytimePlanner(_CorvusEngine, AnytimePlannerMixin):
     """The anytime engine: ``get_solutions`` yields a result of status
     ``INTERMEDIATE`` for each plan as soon as it is found, each one cheaper
     than the one before (in the problem's action costs, or in steps), and
@@ -193,35 +203,11 @@ class CorvusAnytimePlanner(Engine, AnytimePlannerMixin):
     Ctrl-C while it waits) stops it."""
 
     DEFAULT_ALIAS: Optional[str] = "lama"
-
-    def __init__(
-        self,
-        alias: Optional[str] = None,
-        search: Optional[str] = None,
-        heuristic: Optional[str] = None,
-        memory_limit: corvus.MemoryLimit = None,
-    ):
-        Engine.__init__(self)
-        AnytimePlannerMixin.__init__(self)
-        if alias is None and search is None and heuristic is None:
-            alias = self.DEFAULT_ALIAS
-        self._config = dict(alias=alias, search=search, heuristic=heuristic, memory_limit=memory_limit)
+    _MIXIN = AnytimePlannerMixin
 
     @property
     def name(self) -> str:
         return "corvus-anytime"
-
-    @staticmethod
-    def get_credits(**kwargs) -> Optional[Credits]:
-        return CREDITS
-
-    @staticmethod
-    def supported_kind() -> ProblemKind:
-        return supported_kind()
-
-    @staticmethod
-    def supports(problem_kind: ProblemKind) -> bool:
-        return problem_kind <= supported_kind()
 
     @staticmethod
     def ensures(anytime_guarantee: AnytimeGuarantee) -> bool:
