@@ -33,20 +33,6 @@ pub enum Combine {
     Sum,
 }
 
-/// What an exploration knows of one relaxed operator, in one 16-byte record
-/// so that settling a precondition touches one cache line.
-#[derive(Clone, Copy)]
-struct OpState {
-    /// The operator's cost plus the sum (h_add) of its settled preconditions'
-    /// costs, or (h_max) plus the maximum once it fired.
-    value: u64,
-    /// Preconditions not settled yet; the operator fires when this reaches 0.
-    unsatisfied: u32,
-    /// The precondition whose settling made the operator fire (in max mode
-    /// one with maximal cost), `NO_FACT` while it has not fired.
-    trigger: FactId,
-}
-
 /// The facts waiting to be settled, popped in order of (cost, fact id)
 /// exactly as a binary heap of those pairs would pop them, which fixes the
 /// order operators fire in and so which of equally cheap supporters wins.
@@ -161,19 +147,32 @@ pub struct Exploration {
     /// The operator that gave each fact its cost; `NO_OP` for facts true in
     /// the state and facts not reached.
     pub supporter: Vec<RelaxedOpId>,
-    ops: Vec<OpState>,
-    /// Per operator, its number of preconditions.
+    /// Per operator, its preconditions not settled yet; it fires at 0. The
+    /// only per-operator state settling a fact touches (4 bytes), so that
+    /// it mostly stays in the cache: an operator's value is computed when
+    /// it fires, from its preconditions' costs, which are final by then.
+    unsatisfied: Vec<u32>,
+    /// Per operator, its number of preconditions (`unsatisfied` at the start).
     num_pre: Vec<u32>,
+    /// Per operator that fired: its cost plus the sum (h_add) or the
+    /// maximum (h_max) of its preconditions' costs.
+    op_value: Vec<u64>,
+    /// Per operator that fired: the precondition whose settling made it
+    /// fire (in max mode one with maximal cost).
+    triggers: Vec<FactId>,
     queue: FactQueue,
 }
 
 impl Exploration {
     pub fn new(rt: &RelaxedTask) -> Self {
+        let num_pre: Vec<u32> = (0..rt.num_ops() as RelaxedOpId).map(|o| rt.num_pre(o)).collect();
         Exploration {
             fact_cost: vec![UNREACHED; rt.num_facts()],
             supporter: vec![NO_OP; rt.num_facts()],
-            ops: vec![OpState { value: 0, unsatisfied: 0, trigger: NO_FACT }; rt.num_ops()],
-            num_pre: (0..rt.num_ops() as RelaxedOpId).map(|o| rt.num_pre(o)).collect(),
+            unsatisfied: num_pre.clone(),
+            num_pre,
+            op_value: vec![0; rt.num_ops()],
+            triggers: vec![NO_FACT; rt.num_ops()],
             queue: FactQueue::new(),
         }
     }
@@ -181,7 +180,11 @@ impl Exploration {
     /// The precondition whose settling made `o` fire (in max mode one with
     /// maximal cost), `NO_FACT` if `o` never fired.
     pub fn trigger(&self, o: RelaxedOpId) -> FactId {
-        self.ops[o as usize].trigger
+        if self.unsatisfied[o as usize] == 0 {
+            self.triggers[o as usize]
+        } else {
+            NO_FACT
+        }
     }
 
     /// Computes fact costs from `state` with the operator costs `costs`
@@ -191,16 +194,14 @@ impl Exploration {
     pub fn run(&mut self, rt: &RelaxedTask, state: &StateBits, costs: &[u64], combine: Combine, stop_at_goal: bool) {
         self.fact_cost.fill(UNREACHED);
         self.supporter.fill(NO_OP);
-        for ((op, &cost), &num_pre) in self.ops.iter_mut().zip(costs).zip(&self.num_pre) {
-            *op = OpState { value: cost, unsatisfied: num_pre, trigger: NO_FACT };
-        }
+        self.unsatisfied.copy_from_slice(&self.num_pre);
         self.queue.clear();
         for f in rt.state_facts(state) {
             self.fact_cost[f as usize] = 0;
         }
         self.queue.seed(rt.state_facts(state));
-        let Exploration { fact_cost, supporter, ops, queue, .. } = self;
-        let (fact_cost, supporter, ops) = (&mut fact_cost[..], &mut supporter[..], &mut ops[..]);
+        let Exploration { fact_cost, supporter, unsatisfied, op_value, triggers, queue, .. } = self;
+        let (fact_cost, supporter, unsatisfied) = (&mut fact_cost[..], &mut supporter[..], &mut unsatisfied[..]);
         while let Some((cost, fact)) = queue.pop() {
             if cost > fact_cost[fact as usize] {
                 continue; // stale entry: the fact was settled cheaper
@@ -209,30 +210,34 @@ impl Exploration {
                 break;
             }
             for &o in rt.ops_with_pre(fact) {
-                let op = &mut ops[o as usize];
-                if combine == Combine::Sum {
-                    op.value = op.value.saturating_add(cost);
+                let left = &mut unsatisfied[o as usize];
+                *left -= 1;
+                if *left > 0 {
+                    continue;
                 }
-                op.unsatisfied -= 1;
-                if op.unsatisfied == 0 {
-                    // Facts settle in order of cost, so the last one is a
-                    // precondition of maximal cost; equal costs settle in
-                    // order of id, so it is the last such one, as in
-                    // `max_precondition` (exactly so without zero-cost
-                    // operators, which can settle a fact of equal cost later).
-                    op.trigger = fact;
-                    if combine == Combine::Max {
-                        op.value = costs[o as usize].saturating_add(cost);
-                    }
-                    improve_effects(rt, o, op.value, fact_cost, supporter, queue);
-                }
+                // Facts settle in order of cost, so the last one is a
+                // precondition of maximal cost; equal costs settle in
+                // order of id, so it is the last such one, as in
+                // `max_precondition` (exactly so without zero-cost
+                // operators, which can settle a fact of equal cost later).
+                triggers[o as usize] = fact;
+                let pre = rt.pre(o);
+                let value = if combine == Combine::Max || pre.len() == 1 {
+                    costs[o as usize].saturating_add(cost)
+                } else {
+                    // Every precondition is settled: its cost is final.
+                    pre.iter()
+                        .fold(costs[o as usize], |sum, &p| sum.saturating_add(fact_cost[p as usize]))
+                };
+                op_value[o as usize] = value;
+                improve_effects(rt, o, value, fact_cost, supporter, queue);
             }
         }
     }
 
     /// Lowers the costs of the operator's effects to its value where that is cheaper.
     fn improve_effects(&mut self, rt: &RelaxedTask, o: RelaxedOpId) {
-        let value = self.ops[o as usize].value;
+        let value = self.op_value[o as usize];
         improve_effects(rt, o, value, &mut self.fact_cost, &mut self.supporter, &mut self.queue);
     }
 
@@ -265,8 +270,8 @@ impl Exploration {
                 // Not the old trigger's cost: an operator lowered before in
                 // this loop may have lowered it already.
                 let (max_cost, max_fact) = self.max_precondition(rt, o);
-                self.ops[o as usize].trigger = max_fact;
-                self.ops[o as usize].value = costs[o as usize] + max_cost;
+                self.triggers[o as usize] = max_fact;
+                self.op_value[o as usize] = costs[o as usize] + max_cost;
                 self.improve_effects(rt, o);
             }
         }
@@ -281,10 +286,10 @@ impl Exploration {
                     continue;
                 }
                 let (max_cost, max_fact) = self.max_precondition(rt, o);
-                self.ops[o as usize].trigger = max_fact;
+                self.triggers[o as usize] = max_fact;
                 let value = costs[o as usize] + max_cost;
-                if value < self.ops[o as usize].value {
-                    self.ops[o as usize].value = value;
+                if value < self.op_value[o as usize] {
+                    self.op_value[o as usize] = value;
                     self.improve_effects(rt, o);
                 }
             }
