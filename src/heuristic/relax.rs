@@ -154,6 +154,11 @@ pub struct Exploration {
     unsatisfied: Vec<u32>,
     /// Per operator, its number of preconditions (`unsatisfied` at the start).
     num_pre: Vec<u32>,
+    /// Per operator `o`, what firing it reads, in one place:
+    /// `firing[firing_start[o]..firing_start[o + 1]]` is its number of
+    /// preconditions, its preconditions and its effects.
+    firing_start: Vec<u32>,
+    firing: Vec<FactId>,
     /// Per operator that fired: its cost plus the sum (h_add) or the
     /// maximum (h_max) of its preconditions' costs.
     op_value: Vec<u64>,
@@ -166,7 +171,17 @@ pub struct Exploration {
 impl Exploration {
     pub fn new(rt: &RelaxedTask) -> Self {
         let num_pre: Vec<u32> = (0..rt.num_ops() as RelaxedOpId).map(|o| rt.num_pre(o)).collect();
+        let mut firing_start = vec![0];
+        let mut firing = Vec::new();
+        for o in 0..rt.num_ops() as RelaxedOpId {
+            firing.push(rt.num_pre(o));
+            firing.extend_from_slice(rt.pre(o));
+            firing.extend_from_slice(rt.effects(o));
+            firing_start.push(firing.len() as u32);
+        }
         Exploration {
+            firing_start,
+            firing,
             fact_cost: vec![UNREACHED; rt.num_facts()],
             supporter: vec![NO_OP; rt.num_facts()],
             unsatisfied: num_pre.clone(),
@@ -200,7 +215,8 @@ impl Exploration {
             self.fact_cost[f as usize] = 0;
         }
         self.queue.seed(rt.state_facts(state));
-        let Exploration { fact_cost, supporter, unsatisfied, op_value, triggers, queue, .. } = self;
+        let Exploration { fact_cost, supporter, unsatisfied, op_value, triggers, queue, firing_start, firing, .. } =
+            self;
         let (fact_cost, supporter, unsatisfied) = (&mut fact_cost[..], &mut supporter[..], &mut unsatisfied[..]);
         while let Some((cost, fact)) = queue.pop() {
             if cost > fact_cost[fact as usize] {
@@ -221,7 +237,8 @@ impl Exploration {
                 // `max_precondition` (exactly so without zero-cost
                 // operators, which can settle a fact of equal cost later).
                 triggers[o as usize] = fact;
-                let pre = rt.pre(o);
+                let record = &firing[firing_start[o as usize] as usize..firing_start[o as usize + 1] as usize];
+                let (pre, effects) = record[1..].split_at(record[0] as usize);
                 let value = if combine == Combine::Max || pre.len() == 1 {
                     costs[o as usize].saturating_add(cost)
                 } else {
@@ -230,7 +247,7 @@ impl Exploration {
                         .fold(costs[o as usize], |sum, &p| sum.saturating_add(fact_cost[p as usize]))
                 };
                 op_value[o as usize] = value;
-                improve_effects(rt, o, value, fact_cost, supporter, queue);
+                improve_effects(effects, o, value, fact_cost, supporter, queue);
             }
         }
     }
@@ -238,7 +255,7 @@ impl Exploration {
     /// Lowers the costs of the operator's effects to its value where that is cheaper.
     fn improve_effects(&mut self, rt: &RelaxedTask, o: RelaxedOpId) {
         let value = self.op_value[o as usize];
-        improve_effects(rt, o, value, &mut self.fact_cost, &mut self.supporter, &mut self.queue);
+        improve_effects(rt.effects(o), o, value, &mut self.fact_cost, &mut self.supporter, &mut self.queue);
     }
 
     /// A precondition of `o` with maximal current cost, and that cost; of
@@ -297,18 +314,18 @@ impl Exploration {
     }
 }
 
-/// Lowers the costs of the effects of `o` to `value` where that is cheaper,
-/// with `o` as their supporter, and queues them.
+/// Lowers the costs of `effects`, those of `o`, to `value` where that is
+/// cheaper, with `o` as their supporter, and queues them.
 #[inline]
 fn improve_effects(
-    rt: &RelaxedTask,
+    effects: &[FactId],
     o: RelaxedOpId,
     value: u64,
     fact_cost: &mut [u64],
     supporter: &mut [RelaxedOpId],
     queue: &mut FactQueue,
 ) {
-    for &e in rt.effects(o) {
+    for &e in effects {
         if value < fact_cost[e as usize] {
             fact_cost[e as usize] = value;
             supporter[e as usize] = o;
