@@ -65,7 +65,7 @@ impl LmCut {
         self.in_goal_zone[rt.goal_fact as usize] = true;
         while let Some(f) = self.stack.pop() {
             for &o in rt.achievers(f) {
-                let t = self.exploration.trigger[o as usize];
+                let t = self.exploration.trigger(o);
                 if t != NO_FACT && self.costs[o as usize] == 0 && !self.in_goal_zone[t as usize] {
                     self.in_goal_zone[t as usize] = true;
                     self.stack.push(t);
@@ -88,7 +88,7 @@ impl LmCut {
         }
         while let Some(f) = self.stack.pop() {
             for &o in rt.ops_with_pre(f) {
-                if self.exploration.trigger[o as usize] != f {
+                if self.exploration.trigger(o) != f {
                     continue;
                 }
                 if rt.effects(o).iter().any(|&e| self.in_goal_zone[e as usize]) {

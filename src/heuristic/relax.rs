@@ -33,6 +33,112 @@ pub enum Combine {
     Sum,
 }
 
+/// The facts waiting to be settled, popped in order of (cost, fact id)
+/// exactly as a binary heap of those pairs would pop them, which fixes the
+/// order operators fire in and so which of equally cheap supporters wins.
+///
+/// Costs are integers and never below the cost being popped, so the pairs
+/// of the lowest pending cost (the level) are popped from a sorted list;
+/// pending pairs of higher costs wait in a radix heap on the cost. A fact
+/// pushed at the level's own cost (through zero-cost operators) goes to a
+/// small heap of its own, merged with the sorted list.
+struct FactQueue {
+    level: u64,
+    /// The level's facts, sorted by decreasing id (popped from the back).
+    sorted: Vec<FactId>,
+    /// Facts pushed at the level's cost while it is popped.
+    late: BinaryHeap<Reverse<FactId>>,
+    /// `buckets[b]` holds pairs whose cost differs from the level first in
+    /// bit `b - 1` (the highest); `b = 0` is unused.
+    buckets: [Vec<(u64, FactId)>; 65],
+    /// Number of pairs in `buckets`.
+    pending: usize,
+}
+
+impl FactQueue {
+    fn new() -> Self {
+        FactQueue {
+            level: 0,
+            sorted: Vec::new(),
+            late: BinaryHeap::new(),
+            buckets: std::array::from_fn(|_| Vec::new()),
+            pending: 0,
+        }
+    }
+
+    /// Empties the queue; the level is cost 0.
+    fn clear(&mut self) {
+        self.level = 0;
+        self.sorted.clear();
+        self.late.clear();
+        if self.pending > 0 {
+            self.buckets.iter_mut().for_each(Vec::clear);
+            self.pending = 0;
+        }
+    }
+
+    /// Adds facts of cost 0 to a cleared queue before any push or pop.
+    fn seed(&mut self, facts: impl Iterator<Item = FactId>) {
+        self.sorted.extend(facts);
+        self.sorted.sort_unstable_by(|a, b| b.cmp(a));
+    }
+
+    /// Queues `fact` at `cost`, which is at least the cost last popped.
+    fn push(&mut self, cost: u64, fact: FactId) {
+        debug_assert!(cost >= self.level);
+        if cost == self.level {
+            self.late.push(Reverse(fact));
+        } else {
+            let b = 64 - (cost ^ self.level).leading_zeros() as usize;
+            self.buckets[b].push((cost, fact));
+            self.pending += 1;
+        }
+    }
+
+    /// The pair with the lowest cost, of those the lowest fact id.
+    fn pop(&mut self) -> Option<(u64, FactId)> {
+        loop {
+            let fact = match (self.sorted.last(), self.late.peek()) {
+                (Some(&a), Some(&Reverse(b))) if b < a => self.late.pop().map(|Reverse(b)| b),
+                (Some(_), _) => self.sorted.pop(),
+                (None, Some(_)) => self.late.pop().map(|Reverse(b)| b),
+                (None, None) => None,
+            };
+            if let Some(fact) = fact {
+                return Some((self.level, fact));
+            }
+            if !self.next_level() {
+                return None;
+            }
+        }
+    }
+
+    /// Moves to the lowest pending cost: its facts into `sorted`, the rest
+    /// redistributed below the bucket they came from. False if none is pending.
+    fn next_level(&mut self) -> bool {
+        if self.pending == 0 {
+            return false;
+        }
+        let b = (1..65).find(|&b| !self.buckets[b].is_empty()).unwrap();
+        let mut entries = std::mem::take(&mut self.buckets[b]);
+        self.level = entries.iter().map(|&(c, _)| c).min().unwrap();
+        self.pending -= entries.len();
+        for &(cost, fact) in &entries {
+            if cost == self.level {
+                self.sorted.push(fact);
+            } else {
+                let b = 64 - (cost ^ self.level).leading_zeros() as usize;
+                self.buckets[b].push((cost, fact));
+                self.pending += 1;
+            }
+        }
+        entries.clear();
+        self.buckets[b] = entries; // keeps its allocation
+        self.sorted.sort_unstable_by(|a, b| b.cmp(a));
+        true
+    }
+}
+
 /// The buffers of one relaxed exploration, reused across evaluations so that
 /// an evaluation allocates nothing.
 pub struct Exploration {
@@ -41,24 +147,58 @@ pub struct Exploration {
     /// The operator that gave each fact its cost; `NO_OP` for facts true in
     /// the state and facts not reached.
     pub supporter: Vec<RelaxedOpId>,
-    /// The precondition whose settling made each operator fire (in max mode
-    /// one with maximal cost), `NO_FACT` for operators that never fired.
-    pub trigger: Vec<FactId>,
-    /// Cost of each operator including its own cost (valid once it fired).
-    pub op_value: Vec<u64>,
+    /// Per operator, its preconditions not settled yet; it fires at 0. The
+    /// only per-operator state settling a fact touches (4 bytes), so that
+    /// it mostly stays in the cache: an operator's value is computed when
+    /// it fires, from its preconditions' costs, which are final by then.
     unsatisfied: Vec<u32>,
-    queue: BinaryHeap<Reverse<(u64, FactId)>>,
+    /// Per operator, its number of preconditions (`unsatisfied` at the start).
+    num_pre: Vec<u32>,
+    /// Per operator `o`, what firing it reads, in one place:
+    /// `firing[firing_start[o]..firing_start[o + 1]]` is its number of
+    /// preconditions, its preconditions and its effects.
+    firing_start: Vec<u32>,
+    firing: Vec<FactId>,
+    /// Per operator that fired: its cost plus the sum (h_add) or the
+    /// maximum (h_max) of its preconditions' costs.
+    op_value: Vec<u64>,
+    /// Per operator that fired: the precondition whose settling made it
+    /// fire (in max mode one with maximal cost).
+    triggers: Vec<FactId>,
+    queue: FactQueue,
 }
 
 impl Exploration {
     pub fn new(rt: &RelaxedTask) -> Self {
+        let num_pre: Vec<u32> = (0..rt.num_ops() as RelaxedOpId).map(|o| rt.num_pre(o)).collect();
+        let mut firing_start = vec![0];
+        let mut firing = Vec::new();
+        for o in 0..rt.num_ops() as RelaxedOpId {
+            firing.push(rt.num_pre(o));
+            firing.extend_from_slice(rt.pre(o));
+            firing.extend_from_slice(rt.effects(o));
+            firing_start.push(firing.len() as u32);
+        }
         Exploration {
+            firing_start,
+            firing,
             fact_cost: vec![UNREACHED; rt.num_facts()],
             supporter: vec![NO_OP; rt.num_facts()],
-            trigger: vec![NO_FACT; rt.num_ops()],
+            unsatisfied: num_pre.clone(),
+            num_pre,
             op_value: vec![0; rt.num_ops()],
-            unsatisfied: vec![0; rt.num_ops()],
-            queue: BinaryHeap::new(),
+            triggers: vec![NO_FACT; rt.num_ops()],
+            queue: FactQueue::new(),
+        }
+    }
+
+    /// The precondition whose settling made `o` fire (in max mode one with
+    /// maximal cost), `NO_FACT` if `o` never fired.
+    pub fn trigger(&self, o: RelaxedOpId) -> FactId {
+        if self.unsatisfied[o as usize] == 0 {
+            self.triggers[o as usize]
+        } else {
+            NO_FACT
         }
     }
 
@@ -69,41 +209,45 @@ impl Exploration {
     pub fn run(&mut self, rt: &RelaxedTask, state: &StateBits, costs: &[u64], combine: Combine, stop_at_goal: bool) {
         self.fact_cost.fill(UNREACHED);
         self.supporter.fill(NO_OP);
-        self.trigger.fill(NO_FACT);
-        for (o, unsatisfied) in self.unsatisfied.iter_mut().enumerate() {
-            *unsatisfied = rt.pre(o as RelaxedOpId).len() as u32;
-        }
-        self.op_value.copy_from_slice(costs);
+        self.unsatisfied.copy_from_slice(&self.num_pre);
         self.queue.clear();
         for f in rt.state_facts(state) {
             self.fact_cost[f as usize] = 0;
-            self.queue.push(Reverse((0, f)));
         }
-        while let Some(Reverse((cost, fact))) = self.queue.pop() {
-            if cost > self.fact_cost[fact as usize] {
+        self.queue.seed(rt.state_facts(state));
+        let Exploration { fact_cost, supporter, unsatisfied, op_value, triggers, queue, firing_start, firing, .. } =
+            self;
+        let (fact_cost, supporter, unsatisfied) = (&mut fact_cost[..], &mut supporter[..], &mut unsatisfied[..]);
+        while let Some((cost, fact)) = queue.pop() {
+            if cost > fact_cost[fact as usize] {
                 continue; // stale entry: the fact was settled cheaper
             }
             if stop_at_goal && fact == rt.goal_fact {
                 break;
             }
             for &o in rt.ops_with_pre(fact) {
-                let o = o as usize;
-                if combine == Combine::Sum {
-                    self.op_value[o] = self.op_value[o].saturating_add(cost);
+                let left = &mut unsatisfied[o as usize];
+                *left -= 1;
+                if *left > 0 {
+                    continue;
                 }
-                self.unsatisfied[o] -= 1;
-                if self.unsatisfied[o] == 0 {
-                    // Facts settle in order of cost, so the last one is a
-                    // precondition of maximal cost; equal costs settle in
-                    // order of id, so it is the last such one, as in
-                    // `max_precondition` (exactly so without zero-cost
-                    // operators, which can settle a fact of equal cost later).
-                    self.trigger[o] = fact;
-                    if combine == Combine::Max {
-                        self.op_value[o] = costs[o].saturating_add(cost);
-                    }
-                    self.improve_effects(rt, o as RelaxedOpId);
-                }
+                // Facts settle in order of cost, so the last one is a
+                // precondition of maximal cost; equal costs settle in
+                // order of id, so it is the last such one, as in
+                // `max_precondition` (exactly so without zero-cost
+                // operators, which can settle a fact of equal cost later).
+                triggers[o as usize] = fact;
+                let record = &firing[firing_start[o as usize] as usize..firing_start[o as usize + 1] as usize];
+                let (pre, effects) = record[1..].split_at(record[0] as usize);
+                let value = if combine == Combine::Max || pre.len() == 1 {
+                    costs[o as usize].saturating_add(cost)
+                } else {
+                    // Every precondition is settled: its cost is final.
+                    pre.iter()
+                        .fold(costs[o as usize], |sum, &p| sum.saturating_add(fact_cost[p as usize]))
+                };
+                op_value[o as usize] = value;
+                improve_effects(effects, o, value, fact_cost, supporter, queue);
             }
         }
     }
@@ -111,13 +255,7 @@ impl Exploration {
     /// Lowers the costs of the operator's effects to its value where that is cheaper.
     fn improve_effects(&mut self, rt: &RelaxedTask, o: RelaxedOpId) {
         let value = self.op_value[o as usize];
-        for &e in rt.effects(o) {
-            if value < self.fact_cost[e as usize] {
-                self.fact_cost[e as usize] = value;
-                self.supporter[e as usize] = o;
-                self.queue.push(Reverse((value, e)));
-            }
-        }
+        improve_effects(rt.effects(o), o, value, &mut self.fact_cost, &mut self.supporter, &mut self.queue);
     }
 
     /// A precondition of `o` with maximal current cost, and that cost; of
@@ -145,33 +283,53 @@ impl Exploration {
     pub fn lower_costs_max(&mut self, rt: &RelaxedTask, costs: &[u64], lowered: &[RelaxedOpId]) {
         self.queue.clear();
         for &o in lowered {
-            if self.trigger[o as usize] != NO_FACT {
+            if self.trigger(o) != NO_FACT {
                 // Not the old trigger's cost: an operator lowered before in
                 // this loop may have lowered it already.
                 let (max_cost, max_fact) = self.max_precondition(rt, o);
-                self.trigger[o as usize] = max_fact;
+                self.triggers[o as usize] = max_fact;
                 self.op_value[o as usize] = costs[o as usize] + max_cost;
                 self.improve_effects(rt, o);
             }
         }
-        while let Some(Reverse((cost, fact))) = self.queue.pop() {
+        while let Some((cost, fact)) = self.queue.pop() {
             if cost > self.fact_cost[fact as usize] {
                 continue;
             }
             for &o in rt.ops_with_pre(fact) {
                 // Only an operator whose maximal precondition got cheaper can
                 // get cheaper; its maximum may now be another precondition.
-                if self.trigger[o as usize] != fact {
+                if self.trigger(o) != fact {
                     continue;
                 }
                 let (max_cost, max_fact) = self.max_precondition(rt, o);
-                self.trigger[o as usize] = max_fact;
+                self.triggers[o as usize] = max_fact;
                 let value = costs[o as usize] + max_cost;
                 if value < self.op_value[o as usize] {
                     self.op_value[o as usize] = value;
                     self.improve_effects(rt, o);
                 }
             }
+        }
+    }
+}
+
+/// Lowers the costs of `effects`, those of `o`, to `value` where that is
+/// cheaper, with `o` as their supporter, and queues them.
+#[inline]
+fn improve_effects(
+    effects: &[FactId],
+    o: RelaxedOpId,
+    value: u64,
+    fact_cost: &mut [u64],
+    supporter: &mut [RelaxedOpId],
+    queue: &mut FactQueue,
+) {
+    for &e in effects {
+        if value < fact_cost[e as usize] {
+            fact_cost[e as usize] = value;
+            supporter[e as usize] = o;
+            queue.push(value, e);
         }
     }
 }
@@ -424,6 +582,49 @@ mod tests {
         (g != UNREACHED).then_some(g)
     }
 
+    /// The fact queue pops exactly what a binary heap of (cost, fact) pairs
+    /// pops, stale duplicates included, when pushes are never below the
+    /// last cost popped (pushes at that cost included, as zero-cost
+    /// operators make them), with costs near and far apart.
+    #[test]
+    fn fact_queue_pops_like_a_heap_of_pairs() {
+        let mut rng = Lcg(5);
+        // One queue throughout: a round may leave entries behind for `clear`.
+        let mut queue = FactQueue::new();
+        for round in 0..300 {
+            let spread = [1, 3, 1000, 1 << 40][round % 4];
+            let mut heap = BinaryHeap::new();
+            let mut seeds: Vec<FactId> = (0..rng.below(10) as FactId).map(|_| rng.below(50) as FactId).collect();
+            seeds.sort_unstable();
+            seeds.dedup();
+            queue.clear();
+            queue.seed(seeds.iter().copied());
+            heap.extend(seeds.iter().map(|&f| Reverse((0u64, f))));
+            let mut last = 0;
+            for _ in 0..rng.below(200) {
+                if rng.below(3) == 0 {
+                    let popped = queue.pop();
+                    assert_eq!(popped, heap.pop().map(|Reverse(p)| p));
+                    match popped {
+                        Some((cost, _)) => last = cost,
+                        None => continue,
+                    }
+                } else {
+                    let cost = last + [0, rng.below(spread) + 1][rng.below(2) as usize];
+                    let fact = rng.below(50) as FactId;
+                    queue.push(cost, fact);
+                    heap.push(Reverse((cost, fact)));
+                }
+            }
+            if round % 2 == 0 {
+                while let Some(Reverse(p)) = heap.pop() {
+                    assert_eq!(queue.pop(), Some(p));
+                }
+                assert_eq!(queue.pop(), None);
+            }
+        }
+    }
+
     #[test]
     fn max_add_ff_differ_on_a_chain_and_a_shortcut() {
         // op0: a -> g1, x (1); op1: x -> g2 (1). Goals g1, g2.
@@ -590,8 +791,8 @@ mod tests {
                 fresh.run(&rt, s.bits(), &costs, Combine::Max, false);
                 assert_eq!(incremental.fact_cost, fresh.fact_cost, "{t:?}");
                 for o in 0..rt.num_ops() as RelaxedOpId {
-                    let trigger = incremental.trigger[o as usize];
-                    assert_eq!(trigger == NO_FACT, fresh.trigger[o as usize] == NO_FACT);
+                    let trigger = incremental.trigger(o);
+                    assert_eq!(trigger == NO_FACT, fresh.trigger(o) == NO_FACT);
                     if trigger != NO_FACT {
                         let max = rt.pre(o).iter().map(|&p| fresh.fact_cost[p as usize]).max();
                         assert_eq!(Some(fresh.fact_cost[trigger as usize]), max, "{t:?}");

@@ -262,6 +262,11 @@ impl RelaxedTask {
         &self.pre[self.pre_start[o as usize] as usize..self.pre_start[o as usize + 1] as usize]
     }
 
+    /// Number of preconditions of `o` (at least 1).
+    pub fn num_pre(&self, o: RelaxedOpId) -> u32 {
+        self.pre_start[o as usize + 1] - self.pre_start[o as usize]
+    }
+
     pub fn effects(&self, o: RelaxedOpId) -> &[FactId] {
         &self.eff[self.eff_start[o as usize] as usize..self.eff_start[o as usize + 1] as usize]
     }
