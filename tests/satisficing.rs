@@ -104,6 +104,42 @@ fn cost_types_guide_the_search_and_the_plan_counts_real_costs() {
     assert_eq!(code(&out), 2, "an unknown cost type is a usage error");
 }
 
+/// Lazy weighted A* (W = 5, h_FF on costs + 1 with its preferred operators)
+/// under a tight bound, as in an anytime phase: elevators p01 below cost 65
+/// (a plan of 64 exists). Keyed by the successor's g, the search needed
+/// 212,897 expansions; keyed by the parent's g + W·h, as in Fast Downward
+/// (11,271 there), 18,070 (see bench/issue15-wastar.md).
+#[test]
+fn lazy_weighted_astar_under_a_tight_bound_on_elevators() {
+    let dir = temp_dir("wastar-bound");
+    let (domain, problem) = (data(ELEVATORS), data(ELEVATORS_P01));
+    let plan = dir.join("plan");
+    let json = dir.join("stats.json");
+    let out = corvus(&[
+        "solve",
+        &domain,
+        &problem,
+        "--search",
+        "lazy-wastar",
+        "--weight",
+        "5",
+        "--heuristic",
+        "hff",
+        "--cost-type",
+        "plusone",
+        "--max-cost",
+        "64",
+        "--plan-file",
+        &plan.display().to_string(),
+        "--stats-json",
+        &json.display().to_string(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(validated_cost(&domain, &problem, &plan) <= 64);
+    let expanded = stats_json(&json)["expanded"].as_u64().expect("expansions");
+    assert!(expanded < 50_000, "{expanded} expansions");
+}
+
 const ROADS: &str = "tests/data/roads-domain.pddl";
 const ROADS_DETOUR: &str = "tests/data/roads-detour.pddl";
 

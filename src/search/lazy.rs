@@ -10,14 +10,21 @@
 //! as in the eager engine, an exhausted open list is a proof.
 //!
 //! Open lists: one per heuristic, keyed by its value (greedy) or by
-//! g + W·h (weighted A*, [`LazyOptions::weight`]: g of the successor, h of
-//! its parent, ties broken on lower h), and one per heuristic
+//! g + W·h (weighted A*, [`LazyOptions::weight`]) of the parent, ties broken
+//! on lower h, and one per heuristic
 //! with preferred operators that gets only the successors reached by a
 //! preferred operator (of any heuristic). They take turns: the list with
 //! the lowest priority pops and pays one point; whenever some heuristic
 //! reaches a new best value, the preferred lists gain [`BOOST`] points.
 //! Within a key, entries leave in the order they came (FIFO), and the
 //! successors of a state are pushed in the configured [`SuccessorOrder`].
+//!
+//! In weighted A*, all the successors of a state share its key, as in Fast
+//! Downward's lazy search: the evaluation is deferred, so an entry stands
+//! for its parent. Keying by the successor's g instead pushes an expensive
+//! operator behind the cheap ones of every other state, and under a tight
+//! bound (the anytime phases) that made the search far weaker: see
+//! `bench/issue15-wastar.md`.
 //!
 //! Against a bound, weighted A* prunes as greedy search does, on g alone: no
 //! transition to a successor whose g exceeds the bound is pushed or taken.
@@ -439,7 +446,7 @@ impl Lazy<'_, '_, '_> {
                     let h = self.h[list.guide];
                     let (value, tie) = match self.options.weight {
                         None => (h, 0),
-                        Some(w) => (child_g.saturating_add(weighted(w, h)), h),
+                        Some(w) => (g.saturating_add(weighted(w, h)), h),
                     };
                     let (primary, secondary) = if list.novelty_first {
                         (novelty, value)
