@@ -171,8 +171,11 @@ def test_cancel_stops_the_search():
 
 
 CTRL_C_SCRIPT = """
-import sys, time
+import signal, sys, time
 import corvus
+# As in an interactive Python: a process started in the background (CI runs
+# this way) inherits SIGINT ignored, and Python then leaves it ignored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 print("searching", flush=True)
 try:
     result = corvus.solve(sys.argv[1], sys.argv[2], alias="seq-opt-lmcut", time_limit=300, memory_limit="1G")
