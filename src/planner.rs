@@ -207,11 +207,21 @@ pub fn solve_files_with(
     options: &Options,
     on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
 ) -> Result<Report, PlannerError> {
+    solve_loaded_with(|| pddl::load(domain, problem), options, on_plan)
+}
+
+/// As [`solve_files_with`], with the domain and problem from `load` (files,
+/// or text): its time counts as parsing, and a limit stops the run there.
+pub fn solve_loaded_with(
+    load: impl FnOnce() -> Result<(Domain, Problem), PddlError>,
+    options: &Options,
+    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
+) -> Result<Report, PlannerError> {
     let _watch = limits::watch(options.limits);
     let start = limits::run_start().unwrap_or_else(Instant::now);
     let loaded = limits::catch(|| {
         let _phase = limits::phase(Phase::Parsing);
-        let loaded = pddl::load(domain, problem);
+        let loaded = load();
         // The reader has no checkpoints of its own.
         limits::checkpoint();
         loaded

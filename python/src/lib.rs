@@ -9,15 +9,14 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
 
 use corvus::commands::stats_json::{SolveStats, Stats};
-use corvus::ground::GroundStats;
-use corvus::limits::{self, Phase, StopHandle};
+use corvus::limits::{self, StopHandle};
 use corvus::pddl::{self, Domain, PddlError, Problem};
 use corvus::planner::{self, Config, FoundPlan, Options, PlannerError, Report};
 use corvus::search::Limits;
@@ -205,7 +204,6 @@ fn solve(
 /// whose stop handle goes to the calling thread first.
 fn search_thread(domain: &str, problem: &str, from_text: bool, options: &Options, events: mpsc::Sender<Event>) {
     let _watch = limits::watch(options.limits);
-    let start = limits::run_start().unwrap_or_else(Instant::now);
     if let Some(handle) = limits::stop_handle() {
         let _ = events.send(Event::Started(handle));
     }
@@ -217,19 +215,8 @@ fn search_thread(domain: &str, problem: &str, from_text: bool, options: &Options
         }
         reply.recv().unwrap_or(ControlFlow::Break(()))
     };
-    let result = limits::catch(|| {
-        let loaded = {
-            let _phase = limits::phase(Phase::Parsing);
-            let loaded = load(domain, problem, from_text);
-            // The reader has no checkpoints of its own.
-            limits::checkpoint();
-            loaded
-        };
-        let (d, p) = loaded?;
-        planner::solve_with(&d, &p, options, &mut on_plan)
-    });
-    let result =
-        result.unwrap_or_else(|stopped| Ok(planner::stopped_report(stopped, GroundStats::default(), start, options)));
+    // Inside this thread's watch, the planner's own watch adds nothing.
+    let result = planner::solve_loaded_with(|| load(domain, problem, from_text), options, &mut on_plan);
     let _ = events.send(Event::Done(result));
 }
 
