@@ -7,7 +7,8 @@
 //! layers exist exactly when no predicate depends on its own negation
 //! through the rules; otherwise the task is refused, naming the predicates.
 //! Layers are computed per predicate (over the ground rules, so rules that
-//! grounding dropped do not count) and only non-empty ones are kept.
+//! grounding dropped do not count), by the same numbering as the lifted
+//! rules' strata ([`crate::pddl::levels`]), and only non-empty ones are kept.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,55 +43,14 @@ pub(super) fn layers(
             }
         }
     }
-    let n = ids.len();
-    // depends[p][q]: p depends on q through one or more edges.
-    let mut depends = vec![vec![false; n]; n];
-    for &(p, q, _) in &edges {
-        depends[p][q] = true;
-    }
-    for k in 0..n {
-        let via = depends[k].clone();
-        for row in depends.iter_mut().filter(|row| row[k]) {
-            for (d, &v) in row.iter_mut().zip(&via) {
-                *d |= v;
-            }
-        }
-    }
-    let names: Vec<&str> = {
-        let mut v = vec![""; n];
-        for (&s, &i) in &ids {
-            v[i] = s;
-        }
-        v
-    };
-    let mut cyclic: BTreeSet<&str> = BTreeSet::new();
-    for &(p, q, negative) in &edges {
-        if negative && (p == q || depends[q][p]) {
-            cyclic.insert(names[p]);
-            cyclic.insert(names[q]);
-        }
-    }
-    if !cyclic.is_empty() {
-        let list: Vec<&str> = cyclic.into_iter().collect();
-        return Err(GroundError::Unsupported(format!(
+    let edges: Vec<(usize, usize, bool)> = edges.into_iter().collect();
+    let layer = crate::pddl::levels(ids.len(), &edges).map_err(|cycle| {
+        let names: BTreeSet<&str> = ids.iter().filter(|(_, i)| cycle.contains(i)).map(|(&s, _)| s).collect();
+        GroundError::Unsupported(format!(
             "derived predicates {} depend on their own negation (the rules are not stratifiable)",
-            list.join(", ")
-        )));
-    }
-    // Longest paths, negative edges counting one: no cycle has a negative
-    // edge, so this settles.
-    let mut layer = vec![0usize; n];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &(p, q, negative) in &edges {
-            let need = layer[q] + negative as usize;
-            if layer[p] < need {
-                layer[p] = need;
-                changed = true;
-            }
-        }
-    }
+            names.into_iter().collect::<Vec<_>>().join(", ")
+        ))
+    })?;
     let layer_of = |a: &Axiom| layer[ids[name(a.head)]];
     axioms.sort_unstable_by(|a, b| {
         (layer_of(a), a.head, &a.pre, &a.pre_neg).cmp(&(layer_of(b), b.head, &b.pre, &b.pre_neg))

@@ -9,7 +9,7 @@ mod types;
 
 pub use ast::*;
 pub use check::warnings;
-pub use strata::strata;
+pub use strata::{levels, strata};
 pub use types::TypeHierarchy;
 
 use std::path::Path;

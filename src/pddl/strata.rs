@@ -30,28 +30,11 @@ pub fn strata(rules: &[DerivedRule]) -> Result<Vec<Vec<usize>>, Vec<String>> {
             }
         }
     }
-    // Longest paths by relaxation; a level beyond the number of predicates
-    // means a cycle through a negative edge.
-    let mut level = vec![0usize; names.len()];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &(head, q, strict) in &edges {
-            let need = level[q] + usize::from(strict);
-            if level[head] < need {
-                level[head] = need;
-                changed = true;
-                if need >= names.len() {
-                    let mut cycle: Vec<String> = (0..names.len())
-                        .filter(|&p| level[p] >= names.len())
-                        .map(|p| names[p].to_string())
-                        .collect();
-                    cycle.sort();
-                    return Err(cycle);
-                }
-            }
-        }
-    }
+    let level = levels(names.len(), &edges).map_err(|cycle| {
+        let mut cycle: Vec<String> = cycle.into_iter().map(|p| names[p].to_string()).collect();
+        cycle.sort();
+        cycle
+    })?;
     let top = level.iter().copied().max().unwrap_or(0);
     let mut out = vec![Vec::new(); if rules.is_empty() { 0 } else { top + 1 }];
     for (i, r) in rules.iter().enumerate() {
@@ -59,6 +42,53 @@ pub fn strata(rules: &[DerivedRule]) -> Result<Vec<Vec<usize>>, Vec<String>> {
     }
     out.retain(|s| !s.is_empty());
     Ok(out)
+}
+
+/// The stratum of each of `n` predicates, given `edges` (head, body,
+/// strict): a head's stratum is at least its body predicate's, and above it
+/// when the edge is strict (the body is used under negation). The lowest
+/// such numbering, by longest paths; or, when a cycle runs through a strict
+/// edge and no numbering exists, the predicates at the ends of such edges
+/// (ascending). The lifted rules here and the ground ones
+/// ([`crate::ground`]) both stratify with it.
+pub fn levels(n: usize, edges: &[(usize, usize, bool)]) -> Result<Vec<usize>, Vec<usize>> {
+    // depends[p][q]: p depends on q through one or more edges.
+    let mut depends = vec![vec![false; n]; n];
+    for &(p, q, _) in edges {
+        depends[p][q] = true;
+    }
+    for k in 0..n {
+        let via = depends[k].clone();
+        for row in depends.iter_mut().filter(|row| row[k]) {
+            for (d, &v) in row.iter_mut().zip(&via) {
+                *d |= v;
+            }
+        }
+    }
+    let mut cyclic: Vec<usize> = edges
+        .iter()
+        .filter(|&&(p, q, strict)| strict && (p == q || depends[q][p]))
+        .flat_map(|&(p, q, _)| [p, q])
+        .collect();
+    if !cyclic.is_empty() {
+        cyclic.sort_unstable();
+        cyclic.dedup();
+        return Err(cyclic);
+    }
+    // No cycle has a strict edge, so the longest paths settle.
+    let mut level = vec![0usize; n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(head, q, strict) in edges {
+            let need = level[q] + usize::from(strict);
+            if level[head] < need {
+                level[head] = need;
+                changed = true;
+            }
+        }
+    }
+    Ok(level)
 }
 
 /// The predicates of `condition` with their polarity.
