@@ -28,6 +28,9 @@
 //! costs a landmark achieved by a zero-cost operator counts 0. The value is
 //! not admissible whatever the costs (a reached landmark needed again, or one
 //! operator achieving several landmarks, is counted more than once).
+//! A derived landmark is made true by rules, which no operator stands for:
+//! it counts the cheapest operator cost, and never makes a dead end by
+//! having no achiever.
 //!
 //! Dead ends, without an exploration of the relaxation per state (that costs
 //! as much as h_FF and made the search several times slower): a state is
@@ -65,11 +68,11 @@ pub static LM_COUNT: HeuristicKind = HeuristicKind {
     admissible: false,
     preferred_operators: true,
     negative_goals: true,
-    // Conditional effects are relaxed operators like any other, so the
-    // landmarks backchained over them hold; derived facts are reached by
-    // rules that stand for no operator, which the graph does not model.
+    // Conditional effects and the rules of derived facts are relaxed
+    // operators like any other (rules of cost zero), so the landmarks
+    // backchained over them hold.
     conditional_effects: true,
-    axioms: false,
+    axioms: true,
     build: |task: &Task, _: &BuildContext| Box::new(LandmarkCount::new(task)),
 };
 
@@ -237,7 +240,7 @@ impl LandmarkCount {
         for i in 0..self.graph.len() as LandmarkId {
             let lm = &self.graph.landmarks()[i as usize];
             if !bit(set, i) {
-                if lm.achievers.is_empty() && !self.holds(i, state) {
+                if lm.achievers.is_empty() && !lm.derived && !self.holds(i, state) {
                     return None;
                 }
                 h += self.landmark_cost[i as usize];
@@ -245,7 +248,7 @@ impl LandmarkCount {
                     self.interesting.push(i);
                 }
             } else if !self.holds(i, state) && self.needed_again(set, i) {
-                if lm.is_goal && lm.achievers.is_empty() {
+                if lm.is_goal && lm.achievers.is_empty() && !lm.derived {
                     return None;
                 }
                 h += self.landmark_cost[i as usize];

@@ -47,11 +47,15 @@ pub struct Landmark {
     pub is_goal: bool,
     /// Some fact of it holds in the initial state.
     pub true_initially: bool,
-    /// Operators that add one of its facts (without requiring it), sorted.
+    /// Some fact of it is derived: rules make it true, not operators.
+    pub derived: bool,
+    /// Operators that add one of its facts (without requiring it), sorted;
+    /// none for a derived landmark.
     pub achievers: Vec<OpId>,
     /// The achievers that can make it true for the first time: their
     /// preconditions are reachable in the relaxation without it. Empty for
-    /// landmarks true initially (nothing needs to achieve them first).
+    /// landmarks true initially (nothing needs to achieve them first) and
+    /// for derived ones (their first achievers are rules).
     pub first_achievers: Vec<OpId>,
 }
 

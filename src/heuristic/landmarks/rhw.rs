@@ -24,6 +24,10 @@
 //!   on the way to a simple `L` is a landmark, naturally ordered before `L`
 //!   ([`super::dtg`]).
 //!
+//! The rules of derived predicates are achievers like operators (relaxed
+//! operators of cost zero): a derived landmark's first achievers are rules,
+//! and the facts their bodies share are landmarks ordered before it.
+//!
 //! New landmarks are processed the same way until none is left. A simple
 //! landmark found inside a known disjunctive one replaces it (the fact says
 //! more than the disjunction); the disjunction's orderings go with it.
@@ -99,26 +103,35 @@ impl<'a> Backchain<'a> {
         }
     }
 
-    /// Relaxed operators that add one of `facts` (not the goal operator).
+    /// Relaxed operators that add one of `facts`: those of task operators
+    /// and the rules of derived facts (not the goal operator).
     fn relaxed_achievers<'b>(&'b self, facts: &'b [FactId]) -> impl Iterator<Item = RelaxedOpId> + 'b {
         facts
             .iter()
             .flat_map(|&f| self.rt.achievers(f).iter().copied())
-            .filter(|&o| self.rt.original(o) != NO_OP)
+            .filter(|&o| o != self.rt.goal_op)
+    }
+
+    /// The task operators behind some relaxed operators (rules stand for
+    /// none), sorted and without repeats.
+    fn task_operators(&self, relaxed: impl Iterator<Item = RelaxedOpId>) -> Vec<OpId> {
+        let mut ops: Vec<OpId> = relaxed.map(|o| self.rt.original(o)).filter(|&o| o != NO_OP).collect();
+        ops.sort_unstable();
+        ops.dedup();
+        ops
     }
 
     /// Adds a landmark for these (sorted) facts and queues it.
     fn add(&mut self, facts: Vec<FactId>) -> LandmarkId {
         let id = self.landmarks.len() as LandmarkId;
-        let mut achievers: Vec<OpId> = self.relaxed_achievers(&facts).map(|o| self.rt.original(o)).collect();
-        achievers.sort_unstable();
-        achievers.dedup();
+        let achievers = self.task_operators(self.relaxed_achievers(&facts));
         for &f in &facts {
             self.landmark_of[f as usize] = Some(id);
         }
         self.landmarks.push(Landmark {
             is_goal: facts.len() == 1 && self.task.goal.binary_search(&facts[0]).is_ok(),
             true_initially: facts.iter().any(|&f| self.in_init[f as usize]),
+            derived: facts.iter().any(|&f| self.task.is_derived(f)),
             facts,
             achievers,
             first_achievers: Vec::new(),
@@ -188,9 +201,7 @@ impl<'a> Backchain<'a> {
             .collect();
         first.sort_unstable();
         first.dedup();
-        let mut first_ops: Vec<OpId> = first.iter().map(|&o| self.rt.original(o)).collect();
-        first_ops.dedup();
-        self.landmarks[id as usize].first_achievers = first_ops;
+        self.landmarks[id as usize].first_achievers = self.task_operators(first.iter().copied());
         if let [fact] = facts[..] {
             for before in self.transitions.necessary_before(fact) {
                 let parent = self.simple(before);

@@ -212,3 +212,47 @@ fn a_chokepoint_of_a_transition_graph_is_a_landmark() {
         ]
     );
 }
+
+/// Facts a = 0, b = 1, c = 2; d = 3 is derived, d :- b, c. Operators:
+/// op0 a → b, op1 b → c (deleting nothing), op2 a → c. The goal is d.
+pub(crate) fn derived_goal_task() -> Task {
+    use crate::task::testing::{task, with_axioms};
+    let ops: [crate::task::testing::OpSpec; 3] = [
+        (&[0], &[], &[1], &[], 1),
+        (&[1], &[], &[2], &[], 1),
+        (&[0], &[], &[2], &[], 1),
+    ];
+    with_axioms(task(4, &ops, &[0], &[3], &[]), &[&[(3, &[1, 2], &[])]])
+}
+
+#[test]
+fn the_rules_of_a_derived_landmark_are_its_achievers() {
+    // d is made true by its rule alone, so every fact the rule needs is a
+    // landmark greedy-necessarily before d; b is needed for c only on one
+    // of c's two ways, so c has no landmark of its own.
+    let task = derived_goal_task();
+    let graph = LandmarkGraph::build(&task);
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![
+            strings(&["(p0)"]),
+            strings(&["(p1)"]),
+            strings(&["(p2)"]),
+            strings(&["(p3)"])
+        ]
+    );
+    use OrderingKind::*;
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![
+            o("(p0)", "(p1)", GreedyNecessary),
+            o("(p1)", "(p3)", GreedyNecessary),
+            o("(p2)", "(p3)", GreedyNecessary),
+        ]
+    );
+    let d = &graph.landmarks()[graph.landmark_of(3).expect("the goal is a landmark") as usize];
+    assert!(d.is_goal && d.derived && d.achievers.is_empty() && d.first_achievers.is_empty());
+    let c = &graph.landmarks()[graph.landmark_of(2).expect("a landmark") as usize];
+    assert!(!c.derived && c.achievers == vec![1, 2]);
+}
