@@ -14,14 +14,15 @@
 //! - A derived fact `d`: "d is false" holds when no rule for d fires, i.e.
 //!   when every rule body has a false literal. "not d" gets zero-cost rules:
 //!   the disjunctive normal form of "each rule of d has a false literal",
-//!   keeping only the literals that say a fact is true (a rule's negative
-//!   literals). A rule with a positive literal may be blocked by a fact being
-//!   false, which the relaxation does not track, so it is taken as blocked
-//!   (its clause dropped); when the normal form would have more than
-//!   [`MAX_TERMS`] terms, "not d" is taken as always reachable. Both only make
-//!   "not d" easier, so h_max stays admissible. Fast Downward's translator
-//!   treats negated axioms in the same spirit, with an exact expansion of
-//!   positive literals.
+//!   where a false positive literal `p` is the proposition "not p" (so `p`
+//!   is needed false too, and gets its own "not p") and a false negative
+//!   literal `(not q)` is `q`. This holds on every path only when `d` does
+//!   not depend on itself through positive literals: on such a cycle the
+//!   rules of the negations would wait for each other, so "not d" is taken
+//!   as always reachable, as it is when the normal form would have more
+//!   than [`MAX_TERMS`] terms. Both only make "not d" easier, so h_max stays
+//!   admissible; otherwise a goal or precondition that a derived fact be
+//!   false would be free, and h_FF 0 in states that are not goals.
 
 use crate::task::{FactId, Task};
 
@@ -43,36 +44,93 @@ impl Negations {
     /// The "not" facts of `task`, numbered from `first` in the order of the
     /// facts they negate.
     pub fn new(task: &Task, first: FactId) -> Self {
-        let mut needed: Vec<FactId> = task
+        let mut needed = vec![false; task.num_facts()];
+        let conditions = task
             .operators
             .iter()
             .flat_map(|op| op.pre_neg.iter().chain(op.cond_effects.iter().flat_map(|e| &e.pre_neg)))
             .chain(task.axioms.iter().flat_map(|a| &a.pre_neg))
-            .chain(&task.goal_neg)
-            .copied()
-            .collect();
-        needed.sort_unstable();
-        needed.dedup();
+            .chain(&task.goal_neg);
+        let mut queue: Vec<FactId> = Vec::new();
+        for &f in conditions {
+            if !needed[f as usize] {
+                needed[f as usize] = true;
+                queue.push(f);
+            }
+        }
+        // The clauses of each derived fact needed false; their positive
+        // literals are needed false in turn.
+        let rules_of = rules_by_head(task);
+        let cyclic = positively_cyclic(task, &rules_of);
+        let mut clauses: Vec<(FactId, Negation)> = Vec::new();
+        while let Some(d) = queue.pop() {
+            if !task.is_derived(d) {
+                continue;
+            }
+            let negation = if cyclic[d as usize] {
+                Negation::Always
+            } else {
+                negation_of(task, &rules_of[d as usize])
+            };
+            if let Negation::Clauses(list) = &negation {
+                for lit in list.iter().flatten() {
+                    if let Literal::False(p) = *lit
+                        && !needed[p as usize]
+                    {
+                        needed[p as usize] = true;
+                        queue.push(p);
+                    }
+                }
+            }
+            clauses.push((d, negation));
+        }
         let mut n = Negations {
             id: vec![None; task.num_facts()],
-            negates: Vec::with_capacity(needed.len()),
+            negates: Vec::new(),
             first,
             rules: Vec::new(),
         };
-        for d in needed {
+        for d in (0..task.num_facts() as FactId).filter(|&f| needed[f as usize]) {
             n.id[d as usize] = Some(first + n.negates.len() as FactId);
             n.negates.push(d);
         }
-        for (k, &d) in n.negates.iter().enumerate() {
-            if task.is_derived(d) {
-                n.rules.extend(
-                    derived_negation_rules(task, d)
-                        .into_iter()
-                        .map(|t| (first + k as FactId, t)),
-                );
-            }
+        clauses.sort_unstable_by_key(|(d, _)| *d);
+        for (d, negation) in clauses {
+            let not_d = n.id[d as usize].expect("needed");
+            let terms = match negation {
+                Negation::Always => vec![Vec::new()],
+                Negation::Clauses(list) => n.terms(&list),
+            };
+            n.rules.extend(terms.into_iter().map(|t| (not_d, t)));
         }
         n
+    }
+
+    /// The disjunctive normal form of a conjunction of clauses: one term per
+    /// way to pick a literal of each clause, as sorted relaxed facts.
+    fn terms(&self, clauses: &[Vec<Literal>]) -> Vec<Vec<FactId>> {
+        let mut terms: Vec<Vec<FactId>> = vec![Vec::new()];
+        for clause in clauses {
+            terms = terms
+                .iter()
+                .flat_map(|t| {
+                    clause.iter().map(move |lit| {
+                        let f = match *lit {
+                            Literal::True(q) => q,
+                            Literal::False(p) => self.id[p as usize].expect("needed"),
+                        };
+                        let mut t = t.clone();
+                        if let Err(at) = t.binary_search(&f) {
+                            t.insert(at, f);
+                        }
+                        t
+                    })
+                })
+                .collect();
+            terms.sort_unstable();
+            terms.dedup();
+        }
+        terms
     }
 
     /// Number of "not" facts.
@@ -116,39 +174,123 @@ impl Negations {
     }
 }
 
-/// The terms of the relaxed rules of "not d": each rule of `d` contributes
-/// the clause "one of its negative literals' facts is true"; rules with a
-/// positive literal contribute none. Empty when d always holds.
-fn derived_negation_rules(task: &Task, d: FactId) -> Vec<Vec<FactId>> {
-    let mut clauses: Vec<&[FactId]> = Vec::new();
-    for a in task.axioms.iter().filter(|a| a.head == d) {
-        if a.pre.is_empty() {
-            if a.pre_neg.is_empty() {
-                // An unconditional rule: d always holds.
-                return Vec::new();
-            }
-            clauses.push(&a.pre_neg);
-        }
+/// What makes a derived fact false in the relaxation.
+enum Negation {
+    /// Nothing: "not d" is taken as always reachable.
+    Always,
+    /// Every clause has a literal that holds (no clause: d never holds; an
+    /// empty clause: d always holds, and "not d" is never reached).
+    Clauses(Vec<Vec<Literal>>),
+}
+
+/// A literal of a clause of a negated derived fact.
+#[derive(Clone, Copy)]
+enum Literal {
+    /// The fact holds.
+    True(FactId),
+    /// The fact is false ("not f").
+    False(FactId),
+}
+
+/// Per fact, the indices of the rules with it as their head.
+fn rules_by_head(task: &Task) -> Vec<Vec<usize>> {
+    let mut rules = vec![Vec::new(); task.num_facts()];
+    for (i, a) in task.axioms.iter().enumerate() {
+        rules[a.head as usize].push(i);
     }
-    let mut terms: Vec<Vec<FactId>> = vec![Vec::new()];
-    for clause in clauses {
-        if terms.len() * clause.len() > MAX_TERMS {
-            return vec![Vec::new()];
-        }
-        terms = terms
+    rules
+}
+
+/// One clause per rule of the derived fact: its body has a false literal.
+/// [`Negation::Always`] when the normal form would exceed [`MAX_TERMS`].
+fn negation_of(task: &Task, rules: &[usize]) -> Negation {
+    let mut clauses = Vec::with_capacity(rules.len());
+    let mut terms = 1usize;
+    for &r in rules {
+        let a = &task.axioms[r];
+        let clause: Vec<Literal> = a
+            .pre
             .iter()
-            .flat_map(|t| {
-                clause.iter().map(move |&f| {
-                    let mut t = t.clone();
-                    if let Err(at) = t.binary_search(&f) {
-                        t.insert(at, f);
-                    }
-                    t
-                })
-            })
+            .map(|&p| Literal::False(p))
+            .chain(a.pre_neg.iter().map(|&q| Literal::True(q)))
             .collect();
-        terms.sort_unstable();
-        terms.dedup();
+        terms = terms.saturating_mul(clause.len().max(1));
+        if terms > MAX_TERMS {
+            return Negation::Always;
+        }
+        clauses.push(clause);
     }
-    terms
+    Negation::Clauses(clauses)
+}
+
+/// Per fact: a derived fact that depends on itself through the positive
+/// literals of rule bodies (a cycle of the rule graph, found as a strongly
+/// connected component of more than one fact, or a rule needing its own
+/// head). Negative literals name lower layers, so they close no cycle.
+fn positively_cyclic(task: &Task, rules_of: &[Vec<usize>]) -> Vec<bool> {
+    let n = task.num_facts();
+    let successors: Vec<Vec<FactId>> = (0..n)
+        .map(|f| {
+            let mut s: Vec<FactId> = rules_of[f]
+                .iter()
+                .flat_map(|&r| task.axioms[r].pre.iter().copied())
+                .filter(|&p| task.is_derived(p))
+                .collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        })
+        .collect();
+    let mut cyclic = vec![false; n];
+    // Tarjan's algorithm, iterative: (fact, next successor to look at).
+    const UNSEEN: u32 = u32::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<FactId> = Vec::new();
+    let mut calls: Vec<(FactId, usize)> = Vec::new();
+    let mut next_index = 0u32;
+    for root in (0..n).filter(|&f| task.is_derived(f as FactId)) {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        calls.push((root as FactId, 0));
+        while let Some(&mut (v, ref mut k)) = calls.last_mut() {
+            let v = v as usize;
+            if *k == 0 {
+                index[v] = next_index;
+                low[v] = next_index;
+                next_index += 1;
+                stack.push(v as FactId);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = successors[v].get(*k) {
+                *k += 1;
+                let w = w as usize;
+                if w == v {
+                    cyclic[v] = true;
+                } else if index[w] == UNSEEN {
+                    calls.push((w as FactId, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(u, _)) = calls.last() {
+                low[u as usize] = low[u as usize].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let at = stack.iter().rposition(|&f| f as usize == v).expect("on the stack");
+                let component = stack.split_off(at);
+                for &f in &component {
+                    on_stack[f as usize] = false;
+                    if component.len() > 1 {
+                        cyclic[f as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    cyclic
 }

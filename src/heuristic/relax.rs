@@ -753,8 +753,8 @@ mod tests {
     fn derived_facts_needed_false_have_rules_of_their_own() {
         // a = 0, b = 1, g = 2; d = 3 derived: d :- not a; d :- b, c (c = 4).
         // op0 (1): not d -> g; op1 (1): -> a. "not d" needs a (the first
-        // rule blocked); the second rule is taken as blocked (it could be,
-        // by b or c being false).
+        // rule blocked) and "not b" or "not c" (the second one blocked),
+        // which hold where b and c are false, as here.
         let ops: [OpSpec; 2] = [(&[], &[3], &[2], &[], 1), (&[], &[], &[0], &[], 1)];
         let t = with_axioms(task(5, &ops, &[], &[2], &[]), &[&[(3, &[], &[0]), (3, &[1, 4], &[])]]);
         // From {d}: a first, then op0.
@@ -767,6 +767,28 @@ mod tests {
         // A derived goal that must be false works the same way.
         let t = with_axioms(task(5, &ops, &[], &[], &[3]), &[&[(3, &[], &[0])]]);
         assert_eq!(values(&t, &[3]), [Some(1), Some(1), Some(1)]);
+    }
+
+    #[test]
+    fn a_derived_fact_needed_false_needs_its_body_false() {
+        // b = 0, g = 1, c = 2; d = 3 derived: d :- b; e = 4 derived: e :- d.
+        // op0 (1): not e -> g; op1 (1): b -> c, deletes b. From {b}: e
+        // holds until op1 deletes b, so "not e" needs "not d", which needs
+        // "not b": h = 2, not 0.
+        let ops: [OpSpec; 2] = [(&[], &[4], &[1], &[], 1), (&[0], &[], &[2], &[0], 1)];
+        let t = with_axioms(task(5, &ops, &[0], &[1], &[]), &[&[(3, &[0], &[])], &[(4, &[3], &[])]]);
+        assert_eq!(values(&t, &[0, 3, 4]), [Some(2), Some(2), Some(2)]);
+        assert_eq!(preferred(&t, &[0, 3, 4]), vec![1]);
+        assert_eq!(perfect_costs(&t)[0].1, Some(2));
+        // With d :- b; d :- e; e :- d, d and e depend on each other: their
+        // negations are taken as always reachable (h = 1), which stays
+        // admissible.
+        let t = with_axioms(
+            task(5, &ops, &[0], &[1], &[]),
+            &[&[(3, &[0], &[]), (3, &[4], &[]), (4, &[3], &[])]],
+        );
+        assert_eq!(values(&t, &[0, 3, 4]), [Some(1), Some(1), Some(1)]);
+        assert_eq!(perfect_costs(&t)[0].1, Some(2));
     }
 
     #[test]
@@ -807,8 +829,10 @@ mod tests {
     #[test]
     fn random_adl_tasks_keep_hmax_admissible() {
         let mut rng = Lcg(11);
-        for _ in 0..200 {
-            let t = crate::task::testing::random_adl_task(&mut rng, 7, 8);
+        for i in 0..400 {
+            // Half of them without recursion, so that every derived fact's
+            // negation has rules of its own.
+            let t = crate::task::testing::random_adl_task_with(&mut rng, 7, 8, i % 2 == 0);
             let mut hs = [Mode::Max, Mode::Add, Mode::FF].map(|m| RelaxationHeuristic::new(&t, m));
             for (s, perfect) in perfect_costs(&t) {
                 let [max, add, ff] = [0, 1, 2].map(|i| hs[i].evaluate(s.bits()));

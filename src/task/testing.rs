@@ -165,6 +165,12 @@ pub fn random_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task {
 /// and whose last two facts are taken out of the initial state and every
 /// effect and given rules instead.
 pub fn random_adl_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task {
+    random_adl_task_with(rng, num_facts, num_ops, true)
+}
+
+/// [`random_adl_task`], where the second rule of the first derived fact
+/// needs that fact itself only when `recursive`.
+pub fn random_adl_task_with(rng: &mut Lcg, num_facts: usize, num_ops: usize, recursive: bool) -> Task {
     assert!(num_facts >= 4);
     let mut t = random_task(rng, num_facts, num_ops);
     let base = num_facts - 2;
@@ -198,11 +204,18 @@ pub fn random_adl_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task 
         .map(|_| rng.below(base as u64) as FactId)
         .collect();
     let other: Vec<FactId> = (0..rng.below(2)).map(|_| rng.below(base as u64) as FactId).collect();
-    let recursive = [d0, rng.below(base as u64) as FactId];
+    let second = [
+        if recursive {
+            d0
+        } else {
+            rng.below(base as u64) as FactId
+        },
+        rng.below(base as u64) as FactId,
+    ];
     let body1 = [rng.below(base as u64) as FactId];
     with_axioms(
         t,
-        &[&[(d0, &body0, &[]), (d0, &recursive, &other)], &[(d1, &body1, &[d0])]],
+        &[&[(d0, &body0, &[]), (d0, &second, &other)], &[(d1, &body1, &[d0])]],
     )
 }
 
