@@ -490,9 +490,47 @@ impl<'a> World<'a> {
         declared: &mut Vec<&'a TypedName>,
         f: &mut Solution<'a, '_>,
     ) -> Result<(), InvalidPlan> {
-        let Some(candidates) = state.by_predicate.get(atom.predicate.as_str()) else {
-            return Ok(());
+        // Every argument known: one lookup decides.
+        let known: Option<Vec<String>> = atom
+            .args
+            .iter()
+            .map(|term| match term {
+                Term::Constant(c) => Some(c.clone()),
+                Term::Variable(v) => binding.value(v).map(str::to_string),
+            })
+            .collect();
+        if let Some(args) = known {
+            let ground = GroundAtom {
+                predicate: atom.predicate.clone(),
+                args,
+            };
+            return if state.contains(&ground, &self.derived) {
+                f(binding, declared)
+            } else {
+                Ok(())
+            };
+        }
+        // Otherwise the facts of the predicate, narrowed to those that agree
+        // on the known argument with the fewest of them.
+        let mut candidates = match state.by_predicate.get(atom.predicate.as_str()) {
+            Some(all) => all.as_slice(),
+            None => return Ok(()),
         };
+        for (position, term) in atom.args.iter().enumerate() {
+            let value = match term {
+                Term::Constant(c) => Some(c.as_str()),
+                Term::Variable(v) => binding.value(v),
+            };
+            if let Some(value) = value {
+                let agreeing = state
+                    .by_argument
+                    .get(&(atom.predicate.as_str(), position, value))
+                    .map_or(&[][..], Vec::as_slice);
+                if agreeing.len() < candidates.len() {
+                    candidates = agreeing;
+                }
+            }
+        }
         for fact in candidates {
             if fact.args.len() != atom.args.len() {
                 continue;
@@ -687,6 +725,8 @@ struct State<'s> {
     /// Facts and derived facts by predicate, for matching atoms whose
     /// variables are not bound yet; empty where nothing is matched.
     by_predicate: HashMap<&'s str, Vec<&'s GroundAtom>>,
+    /// The same by (predicate, argument position, object).
+    by_argument: HashMap<(&'s str, usize, &'s str), Vec<&'s GroundAtom>>,
 }
 
 impl<'s> State<'s> {
@@ -695,18 +735,28 @@ impl<'s> State<'s> {
             facts,
             derived,
             by_predicate: HashMap::new(),
+            by_argument: HashMap::new(),
         }
     }
 
     fn indexed(facts: &'s Facts, derived: &'s Facts) -> Self {
         let mut by_predicate: HashMap<&str, Vec<&GroundAtom>> = HashMap::new();
+        let mut by_argument: HashMap<(&str, usize, &str), Vec<&GroundAtom>> = HashMap::new();
         for atom in facts.iter().chain(derived) {
-            by_predicate.entry(atom.predicate.as_str()).or_default().push(atom);
+            let predicate = atom.predicate.as_str();
+            by_predicate.entry(predicate).or_default().push(atom);
+            for (position, object) in atom.args.iter().enumerate() {
+                by_argument
+                    .entry((predicate, position, object.as_str()))
+                    .or_default()
+                    .push(atom);
+            }
         }
         State {
             facts,
             derived,
             by_predicate,
+            by_argument,
         }
     }
 
