@@ -680,6 +680,11 @@ fn run_config(
         .iter()
         .map(|kind| (kind.build_with(task, &context), kind.preferred_operators))
         .collect();
+    for (h, _) in &more {
+        if verbose && let Some(report) = h.build_report() {
+            eprintln!("{report}");
+        }
+    }
     // Building the heuristics counts against the time limit.
     let mut limits = limits;
     limits.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
