@@ -297,6 +297,11 @@ fn misuse_is_refused_with_its_place() {
             "d.pddl:4:52: unsupported PDDL feature: `>` (numeric conditions)",
         ),
         (
+            "(:action a :parameters (?x - block) :effect (and (p ?x) (probabilistic 0.8 (not (p ?x)))))",
+            ErrorKind::Unsupported,
+            "d.pddl:4:58: unsupported PDDL feature: `probabilistic` (probabilistic effects (PPDDL))",
+        ),
+        (
             "(:action a :parameters (?x - block) :effect (not (when (p ?x) (p ?x))))",
             ErrorKind::Syntax,
             "d.pddl:4:50: expected an atom inside `not` in an effect, found `(when ...)`",
@@ -306,6 +311,15 @@ fn misuse_is_refused_with_its_place() {
         let (k, m) = domain_error(&format!("{HEAD}{section})"));
         assert_eq!((k, m.as_str()), (*kind, *message), "{section}");
     }
+}
+
+#[test]
+fn a_problem_may_be_named_by_a_number() {
+    // Generated problem sets do it (`(problem 0)`); the name is only a label.
+    let domain = pddl::parse_domain(&format!("{HEAD})"), "d.pddl").unwrap_or_else(|e| panic!("{e}"));
+    let text = "(define (problem 0) (:domain t) (:objects b - block) (:init (p b)) (:goal (p b)))";
+    let problem = pddl::parse_problem_for(&domain, text, "p.pddl").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(problem.name, "0");
 }
 
 #[test]

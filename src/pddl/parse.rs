@@ -274,9 +274,12 @@ impl Reader<'_> {
             .ok_or_else(|| self.syntax(first.location, format!("expected `({kind} NAME)` after `define`")))?;
         let parts = self.list(header, &format!("`({kind} NAME)`"))?;
         match parts {
-            [k, n] if k.as_name() == Some(kind) => {
-                Ok((self.name(n, &format!("the {kind} name"))?.to_string(), &items[2..]))
-            }
+            // The name is only a label: a number will do (`(problem 0)`), as
+            // generated problem sets have it.
+            [k, n] if k.as_name() == Some(kind) => match &n.token {
+                Token::Number(label) => Ok((label.clone(), &items[2..])),
+                _ => Ok((self.name(n, &format!("the {kind} name"))?.to_string(), &items[2..])),
+            },
             [k, ..] if k.as_name() != Some(kind) => {
                 let other = if kind == "domain" { "problem" } else { "domain" };
                 let hint = if k.as_name() == Some(other) {
@@ -553,6 +556,8 @@ impl Reader<'_> {
             }
             "decrease" | "assign" | "scale-up" | "scale-down" => "numeric fluents",
             "when" if !effect => "conditional effects in a condition",
+            "probabilistic" if effect => "probabilistic effects (PPDDL)",
+            "oneof" if effect => "non-deterministic effects",
             "at" | "over" if matches!(s.as_list()?.get(1)?.token, Token::Name(ref n) if n == "start" || n == "end" || n == "all") => {
                 "temporal conditions"
             }
