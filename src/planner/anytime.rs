@@ -17,6 +17,12 @@
 //! phase on costs + 1 comes first, as in LAMA. After an eager search they
 //! are eager weighted A* with its heuristic alone.
 //!
+//! The greedy phase is a gamble: under a bound close to the first plan's
+//! cost, greedy search may wander without ever finding a cheaper plan
+//! while weighted A* finds one quickly. It gets as many expansions as the
+//! first search took, times [`GREEDY_BUDGET_FACTOR`] (at least
+//! [`GREEDY_MIN_EXPANSIONS`]); beyond that the run goes on to weighted A*.
+//!
 //! A phase that exhausts its open list proves the best plan optimal, and
 //! that ends the run: the pruning against the bound is sound in both
 //! engines. The eager one prunes on g and on h_max, the guide's admissible
@@ -31,6 +37,12 @@ use crate::search::{LazyOptions, NoveltyUse};
 
 /// The weights of the weighted A* phases; the last one repeats.
 const WEIGHTS: [f64; 4] = [5.0, 3.0, 2.0, 1.0];
+
+/// The greedy phase's expansions, per expansion of the first search.
+const GREEDY_BUDGET_FACTOR: u64 = 10;
+
+/// The greedy phase's expansions at least.
+const GREEDY_MIN_EXPANSIONS: u64 = 10_000;
 
 /// The search of the improvement phase `phase` (from 1) after the first
 /// search `first`: weighted A* on the first search's engine, preceded by a
@@ -90,6 +102,11 @@ pub(super) fn improve(
     log(options, format!("anytime: improving on the plan of {}", report.config));
     let lazy = first.config.search.is_lazy();
     let greedy_first = lazy && sees_other_costs(task, &first.config);
+    let greedy_budget = report
+        .search
+        .expanded
+        .saturating_mul(GREEDY_BUDGET_FACTOR)
+        .max(GREEDY_MIN_EXPANSIONS);
     for phase in 1.. {
         let incumbent = report.plan.as_ref().expect("a solved report has a plan");
         let (best, unit_cost) = (incumbent.cost, incumbent.unit_cost);
@@ -127,6 +144,10 @@ pub(super) fn improve(
         let bound = first.bound.map_or(best - 1, |b| b.min(best - 1));
         let mut limits = options.limits;
         limits.time = limits.time.map(|t| t.saturating_sub(first.start.elapsed()));
+        let greedy = greedy_first && phase == 1;
+        if greedy {
+            limits.expansions = Some(limits.expansions.map_or(greedy_budget, |e| e.min(greedy_budget)));
+        }
         log(
             options,
             format!("anytime phase {phase}: {name}, plans of cost below {best}"),
@@ -184,7 +205,14 @@ pub(super) fn improve(
                 log(options, format!("{name}: {}", Status::Interrupted.describe()));
                 break;
             }
-            // Neither happens: the phases prune soundly and have no expansion limit.
+            Outcome::ExpansionLimit if greedy => {
+                log(
+                    options,
+                    format!("{name}: no cheaper plan within {greedy_budget} expansions; on to weighted A*"),
+                );
+            }
+            // Neither happens otherwise: the phases prune soundly and have no
+            // expansion limit of their own.
             Outcome::Incomplete | Outcome::ExpansionLimit => break,
         }
     }
