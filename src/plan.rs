@@ -490,19 +490,12 @@ impl<'a> World<'a> {
         declared: &mut Vec<&'a TypedName>,
         f: &mut Solution<'a, '_>,
     ) -> Result<(), InvalidPlan> {
+        let known: Vec<Option<&str>> = atom.args.iter().map(|term| binding.known(term)).collect();
         // Every argument known: one lookup decides.
-        let known: Option<Vec<String>> = atom
-            .args
-            .iter()
-            .map(|term| match term {
-                Term::Constant(c) => Some(c.clone()),
-                Term::Variable(v) => binding.value(v).map(str::to_string),
-            })
-            .collect();
-        if let Some(args) = known {
+        if known.iter().all(Option::is_some) {
             let ground = GroundAtom {
                 predicate: atom.predicate.clone(),
-                args,
+                args: known.iter().flatten().map(|object| object.to_string()).collect(),
             };
             return if state.contains(&ground, &self.derived) {
                 f(binding, declared)
@@ -516,12 +509,8 @@ impl<'a> World<'a> {
             Some(all) => all.as_slice(),
             None => return Ok(()),
         };
-        for (position, term) in atom.args.iter().enumerate() {
-            let value = match term {
-                Term::Constant(c) => Some(c.as_str()),
-                Term::Variable(v) => binding.value(v),
-            };
-            if let Some(value) = value {
+        for (position, value) in known.iter().enumerate() {
+            if let Some(value) = *value {
                 let agreeing = state
                     .by_argument
                     .get(&(atom.predicate.as_str(), position, value))
@@ -789,6 +778,14 @@ impl<'a> Binding<'a> {
 
     fn value(&self, variable: &str) -> Option<&'a str> {
         self.values.iter().rev().find(|(v, _)| *v == variable).map(|(_, o)| *o)
+    }
+
+    /// The object `term` stands for, if known: a constant, or a bound variable.
+    fn known(&self, term: &'a Term) -> Option<&'a str> {
+        match term {
+            Term::Constant(c) => Some(c),
+            Term::Variable(v) => self.value(v),
+        }
     }
 
     fn term(&self, term: &'a Term) -> Result<&'a str, InvalidPlan> {

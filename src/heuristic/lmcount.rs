@@ -240,7 +240,7 @@ impl LandmarkCount {
         for i in 0..self.graph.len() as LandmarkId {
             let lm = &self.graph.landmarks()[i as usize];
             if !bit(set, i) {
-                if lm.achievers.is_empty() && !lm.derived && !self.holds(i, state) {
+                if lm.has_no_achiever() && !self.holds(i, state) {
                     return None;
                 }
                 h += self.landmark_cost[i as usize];
@@ -248,7 +248,7 @@ impl LandmarkCount {
                     self.interesting.push(i);
                 }
             } else if !self.holds(i, state) && self.needed_again(set, i) {
-                if lm.is_goal && lm.achievers.is_empty() && !lm.derived {
+                if lm.is_goal && lm.has_no_achiever() {
                     return None;
                 }
                 h += self.landmark_cost[i as usize];

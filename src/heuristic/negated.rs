@@ -62,24 +62,23 @@ impl Negations {
         // literals are needed false in turn.
         let rules_of = rules_by_head(task);
         let cyclic = positively_cyclic(task, &rules_of);
-        let mut clauses: Vec<(FactId, Negation)> = Vec::new();
+        let mut clauses: Vec<(FactId, Vec<Clause>)> = Vec::new();
         while let Some(d) = queue.pop() {
             if !task.is_derived(d) {
                 continue;
             }
+            // No clause: "not d" is taken as always reachable.
             let negation = if cyclic[d as usize] {
-                Negation::Always
+                Vec::new()
             } else {
                 negation_of(task, &rules_of[d as usize])
             };
-            if let Negation::Clauses(list) = &negation {
-                for lit in list.iter().flatten() {
-                    if let Literal::False(p) = *lit
-                        && !needed[p as usize]
-                    {
-                        needed[p as usize] = true;
-                        queue.push(p);
-                    }
+            for lit in negation.iter().flatten() {
+                if let Literal::False(p) = *lit
+                    && !needed[p as usize]
+                {
+                    needed[p as usize] = true;
+                    queue.push(p);
                 }
             }
             clauses.push((d, negation));
@@ -97,18 +96,16 @@ impl Negations {
         clauses.sort_unstable_by_key(|(d, _)| *d);
         for (d, negation) in clauses {
             let not_d = n.id[d as usize].expect("needed");
-            let terms = match negation {
-                Negation::Always => vec![Vec::new()],
-                Negation::Clauses(list) => n.terms(&list),
-            };
+            let terms = n.terms(&negation);
             n.rules.extend(terms.into_iter().map(|t| (not_d, t)));
         }
         n
     }
 
     /// The disjunctive normal form of a conjunction of clauses: one term per
-    /// way to pick a literal of each clause, as sorted relaxed facts.
-    fn terms(&self, clauses: &[Vec<Literal>]) -> Vec<Vec<FactId>> {
+    /// way to pick a literal of each clause, as sorted relaxed facts (no
+    /// clause: one empty term, always true; an empty clause: no term).
+    fn terms(&self, clauses: &[Clause]) -> Vec<Vec<FactId>> {
         let mut terms: Vec<Vec<FactId>> = vec![Vec::new()];
         for clause in clauses {
             terms = terms
@@ -174,14 +171,9 @@ impl Negations {
     }
 }
 
-/// What makes a derived fact false in the relaxation.
-enum Negation {
-    /// Nothing: "not d" is taken as always reachable.
-    Always,
-    /// Every clause has a literal that holds (no clause: d never holds; an
-    /// empty clause: d always holds, and "not d" is never reached).
-    Clauses(Vec<Vec<Literal>>),
-}
+/// Literals of which one holds; a derived fact is false in the relaxation
+/// when every clause of its negation has a literal that holds.
+type Clause = Vec<Literal>;
 
 /// A literal of a clause of a negated derived fact.
 #[derive(Clone, Copy)]
@@ -201,9 +193,11 @@ fn rules_by_head(task: &Task) -> Vec<Vec<usize>> {
     rules
 }
 
-/// One clause per rule of the derived fact: its body has a false literal.
-/// [`Negation::Always`] when the normal form would exceed [`MAX_TERMS`].
-fn negation_of(task: &Task, rules: &[usize]) -> Negation {
+/// One clause per rule of the derived fact: its body has a false literal
+/// (an unconditional rule gives the empty clause: the fact always holds).
+/// No clause at all, so always reachable, when the normal form would
+/// exceed [`MAX_TERMS`].
+fn negation_of(task: &Task, rules: &[usize]) -> Vec<Clause> {
     let mut clauses = Vec::with_capacity(rules.len());
     let mut terms = 1usize;
     for &r in rules {
@@ -216,11 +210,11 @@ fn negation_of(task: &Task, rules: &[usize]) -> Negation {
             .collect();
         terms = terms.saturating_mul(clause.len().max(1));
         if terms > MAX_TERMS {
-            return Negation::Always;
+            return Vec::new();
         }
         clauses.push(clause);
     }
-    Negation::Clauses(clauses)
+    clauses
 }
 
 /// Per fact: a derived fact that depends on itself through the positive

@@ -63,6 +63,12 @@ impl Landmark {
     pub fn is_disjunctive(&self) -> bool {
         self.facts.len() > 1
     }
+
+    /// Nothing can make it true: no operator adds a fact of it, and no rule
+    /// derives one.
+    pub fn has_no_achiever(&self) -> bool {
+        self.achievers.is_empty() && !self.derived
+    }
 }
 
 /// How strongly one landmark is ordered before another, weakest first.
