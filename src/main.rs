@@ -184,6 +184,10 @@ struct SolveArgs {
     /// each better plan goes to FILE.1, FILE.2, ... (FILE from --plan-file).
     #[arg(long)]
     anytime: bool,
+    /// Write plans as the search found them: without action elimination, which removes steps the plan reaches
+    /// its goal without (a plan under --max-steps is always kept as found).
+    #[arg(long)]
+    no_action_elimination: bool,
     /// Where to write the plan; `-` writes it to stdout.
     #[arg(long, value_name = "FILE", default_value = "sas_plan")]
     plan_file: PathBuf,
@@ -289,6 +293,7 @@ impl SolveArgs {
             pack_states: self.pack_states,
             verbose: !self.quiet,
             anytime: self.anytime,
+            no_action_elimination: self.no_action_elimination,
         };
         let alias = match self.alias {
             Some(alias) => Some(alias),
@@ -297,7 +302,8 @@ impl SolveArgs {
         };
         if let Some(alias) = alias {
             (alias.configure)(&mut options);
-            // What the alias leaves to the user (--anytime, --cost-type, and
+            // What the alias leaves to the user (--anytime, --cost-type,
+            // --no-action-elimination, and
             // for the default also --no-preferred and --perimeter).
             options.anytime |= self.anytime;
             if let Some(cost_type) = self.cost_type {

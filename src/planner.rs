@@ -6,6 +6,7 @@
 //! code with a step bound.
 
 mod anytime;
+mod eliminate;
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -47,6 +48,9 @@ pub struct Options {
     /// After the first plan, search for cheaper ones until the time limit
     /// (see [`anytime`]).
     pub anytime: bool,
+    /// Keep every plan as the search found it: no action elimination (see
+    /// [`eliminate`]).
+    pub no_action_elimination: bool,
 }
 
 /// How a run ended: its exit code and log text are below, its name in the
@@ -468,6 +472,7 @@ fn run(
         };
         let status = match outcome {
             Outcome::Solved(ops) => {
+                let ops = without_redundant_steps(&task, ops, options);
                 let found = validated(domain, problem, &task, &ops, unit_cost)?;
                 log(
                     options,
@@ -780,6 +785,35 @@ fn with_perimeter(
 }
 
 /// Turns operator ids into a lifted plan and replays it on the PDDL problem.
+/// The plan without the steps that action elimination finds redundant,
+/// unless the run keeps plans as found. A step bound keeps them too: it
+/// asks for a plan of a length, which the search found.
+fn without_redundant_steps(task: &Task, ops: Vec<OpId>, options: &Options) -> Vec<OpId> {
+    if options.no_action_elimination || matches!(options.bound, Some(Bound::Steps(_))) {
+        return ops;
+    }
+    let start = Instant::now();
+    let e = eliminate::eliminate(task, &ops);
+    if e.removed > 0 || e.stopped_early {
+        log(
+            options,
+            format!(
+                "action elimination: {} of {} steps removed, cost {} saved{}, {:.3}s",
+                e.removed,
+                ops.len(),
+                e.saved,
+                if e.stopped_early {
+                    " (stopped at its work limit)"
+                } else {
+                    ""
+                },
+                start.elapsed().as_secs_f64()
+            ),
+        );
+    }
+    e.plan
+}
+
 fn validated(
     domain: &Domain,
     problem: &Problem,

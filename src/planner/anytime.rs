@@ -165,6 +165,7 @@ pub(super) fn improve(
         add_statistics(&mut report.search, &stats);
         match outcome {
             Outcome::Solved(ops) => {
+                let ops = without_redundant_steps(task, ops, options);
                 let found = validated(domain, problem, task, &ops, unit_cost)?;
                 if found.cost >= best {
                     return Err(PlannerError::Internal(format!(
