@@ -1,26 +1,31 @@
-//! Greedy action elimination (Nakhost and Müller 2010): a plan found by
-//! greedy search often takes detours (achieves a fact, destroys it, achieves
-//! it again). Removing such actions keeps the plan valid and makes it
-//! cheaper, for a few replays of the plan, far less than any search.
+//! Greedy action elimination (Nakhost and Müller 2010), with repairs: a
+//! plan found by greedy search often takes detours (achieves a fact,
+//! destroys it, achieves it again). Removing such steps keeps the plan
+//! valid and makes it cheaper, for a few replays of the plan, far less than
+//! any search.
 //!
 //! For each step `i`, remove it and replay the rest of the plan from the
-//! state before it, skipping (and so removing too) every later step that
-//! is no longer applicable. If the goal still holds at the end, that set of
-//! steps is redundant. Each round removes the costliest redundant set (the
-//! earliest on ties) and starts again on the shorter plan, until no step can
-//! go. A set of zero-cost steps is removed too: the plan gets shorter and
-//! no dearer.
+//! state before it. A later step that no longer applies is *repaired*: it
+//! is replaced by the cheapest applicable operator, no dearer, after which
+//! every fact the step added holds (a ground operator often names the
+//! values it overwrites, as in `(paint ?x ?old ?new)`: once a detour is
+//! gone, the step with another `?old` applies), or else removed. If the goal holds at the end, the change is a
+//! candidate, worth the cost it saves. Each round makes the candidate that
+//! saves most (the earliest on ties) and starts again on the changed plan,
+//! until no candidate is left. Every change removes step `i`, and none may
+//! make the plan dearer, so the rounds end. A change that saves nothing
+//! (zero-cost steps) is made too: the plan gets shorter and no dearer.
 //!
 //! Every round replays the plan once per step, so the work is bounded
-//! ([`MAX_APPLICATIONS`]); when it runs out, the plan keeps the removals
-//! made so far.
+//! ([`MAX_APPLICATIONS`]), and a stop of the run (time limit, Ctrl-C) ends
+//! it too: the plan then keeps the changes made so far.
 
 use crate::task::axioms::AxiomEvaluator;
 use crate::task::state::bits_of;
 use crate::task::{OpId, Task};
 
 /// Most operator applications one elimination spends.
-const MAX_APPLICATIONS: u64 = 20_000_000;
+const MAX_APPLICATIONS: u64 = 10_000_000;
 
 /// What [`eliminate`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,9 +33,12 @@ pub struct Elimination {
     pub plan: Vec<OpId>,
     /// Steps removed.
     pub removed: usize,
-    /// The cost they had.
+    /// Steps replaced by another operator that achieves what they did.
+    pub repaired: usize,
+    /// The cost the plan lost.
     pub saved: u64,
-    /// The work limit ended it, not a round without removals.
+    /// The work limit or a stop of the run ended it, not a round without
+    /// changes.
     pub stopped_early: bool,
 }
 
@@ -38,47 +46,50 @@ pub struct Elimination {
 /// step applicable in turn, the goal reached).
 pub fn eliminate(task: &Task, plan: &[OpId]) -> Elimination {
     let mut replay = Replay::new(task);
-    let mut plan = plan.to_vec();
-    let (mut removed, mut saved) = (0, 0);
+    let mut e = Elimination {
+        plan: plan.to_vec(),
+        removed: 0,
+        repaired: 0,
+        saved: 0,
+        stopped_early: false,
+    };
     loop {
-        match replay.costliest_redundant_set(&plan) {
-            Ok(Some(set)) => {
-                removed += set.len();
-                saved += set
-                    .iter()
-                    .map(|&i| task.operators[plan[i] as usize].cost as u64)
-                    .sum::<u64>();
-                let mut drop = vec![false; plan.len()];
-                for i in set {
-                    drop[i] = true;
+        match replay.best_change(&e.plan) {
+            Ok(Some(change)) => {
+                e.removed += change.removed.len();
+                e.repaired += change.repaired.len();
+                e.saved += change.saving;
+                for &(j, op) in &change.repaired {
+                    e.plan[j] = op;
                 }
-                let mut i = 0;
-                plan.retain(|_| {
-                    i += 1;
-                    !drop[i - 1]
+                let mut drop = vec![false; e.plan.len()];
+                for j in change.removed {
+                    drop[j] = true;
+                }
+                let mut j = 0;
+                e.plan.retain(|_| {
+                    j += 1;
+                    !drop[j - 1]
                 });
             }
-            Ok(None) => {
-                return Elimination {
-                    plan,
-                    removed,
-                    saved,
-                    stopped_early: false,
-                };
-            }
+            Ok(None) => return e,
             Err(OutOfWork) => {
-                return Elimination {
-                    plan,
-                    removed,
-                    saved,
-                    stopped_early: true,
-                };
+                e.stopped_early = true;
+                return e;
             }
         }
     }
 }
 
 struct OutOfWork;
+
+/// A change of the plan that still reaches the goal: steps removed, steps
+/// replaced (position, new operator), and the cost it saves.
+struct Change {
+    removed: Vec<usize>,
+    repaired: Vec<(usize, OpId)>,
+    saving: u64,
+}
 
 /// Replays plans on the task's states (as words), with the derived facts of
 /// every state.
@@ -87,16 +98,32 @@ struct Replay<'a> {
     axioms: AxiomEvaluator,
     words: usize,
     applications: u64,
+    /// Per fact, the operators that add it unconditionally, cheapest first.
+    achievers: Vec<Vec<OpId>>,
 }
 
 impl<'a> Replay<'a> {
     fn new(task: &'a Task) -> Self {
+        let mut achievers = vec![Vec::new(); task.num_facts()];
+        for (o, op) in task.operators.iter().enumerate() {
+            for &f in &op.add {
+                achievers[f as usize].push(o as OpId);
+            }
+        }
+        for ops in &mut achievers {
+            ops.sort_by_key(|&o| (task.operators[o as usize].cost, o));
+        }
         Replay {
             task,
             axioms: AxiomEvaluator::new(task),
             words: task.initial_state().words().len(),
             applications: 0,
+            achievers,
         }
+    }
+
+    fn cost(&self, op: OpId) -> u64 {
+        self.task.operators[op as usize].cost as u64
     }
 
     /// Writes into `out` the state after `op` in `state`.
@@ -121,6 +148,44 @@ impl<'a> Replay<'a> {
         self.task.operators[op as usize].is_applicable(bits_of(state, self.task.num_facts()))
     }
 
+    /// The cheapest operator, no dearer than `op`, that applies in `state`
+    /// and after which every fact `op` adds holds; `None` for an operator
+    /// with conditional effects (what it achieves depends on the state) and
+    /// for one whose adds all hold already.
+    fn repair(&mut self, op: OpId, state: &[u64]) -> Option<OpId> {
+        let operator = &self.task.operators[op as usize];
+        if !operator.cond_effects.is_empty() {
+            return None;
+        }
+        // The candidates: the achievers of its rarest add false now. When
+        // every add holds already, the step achieves nothing and can go.
+        let now = bits_of(state, self.task.num_facts());
+        let rarest = *operator
+            .add
+            .iter()
+            .filter(|&&f| !now[f as usize])
+            .min_by_key(|&&f| self.achievers[f as usize].len())?;
+        let candidates = std::mem::take(&mut self.achievers[rarest as usize]);
+        let mut after = Vec::with_capacity(self.words);
+        let mut found = None;
+        for &other in &candidates {
+            if self.cost(other) > self.cost(op) {
+                break;
+            }
+            if other == op || !self.applicable(other, state) {
+                continue;
+            }
+            self.apply(other, state, &mut after);
+            let holds = bits_of(&after, self.task.num_facts());
+            if self.task.operators[op as usize].add.iter().all(|&f| holds[f as usize]) {
+                found = Some(other);
+                break;
+            }
+        }
+        self.achievers[rarest as usize] = candidates;
+        found
+    }
+
     /// The states of `plan`: the initial one, then the one after each step.
     fn trajectory(&mut self, plan: &[OpId]) -> Vec<Vec<u64>> {
         let mut states = Vec::with_capacity(plan.len() + 1);
@@ -133,53 +198,58 @@ impl<'a> Replay<'a> {
         states
     }
 
-    /// The steps removed with step `i`, if the plan reaches the goal without
-    /// them. The replay stops early once it is back on the plan's own
+    /// The change that removes step `i`, repairs or removes the later steps
+    /// that then no longer apply, and still reaches the goal, if there is
+    /// one. The replay stops early once it is back on the plan's own
     /// trajectory: the rest of the plan then runs as before.
-    fn redundant_with(&mut self, plan: &[OpId], states: &[Vec<u64>], i: usize) -> Option<Vec<usize>> {
-        let mut removed = vec![i];
+    fn without_step(&mut self, plan: &[OpId], states: &[Vec<u64>], i: usize) -> Option<Change> {
+        let mut change = Change {
+            removed: vec![i],
+            repaired: Vec::new(),
+            saving: self.cost(plan[i]),
+        };
         let mut state = states[i].clone();
         let mut next = Vec::with_capacity(self.words);
         for (j, &op) in plan.iter().enumerate().skip(i + 1) {
-            if !self.applicable(op, &state) {
-                removed.push(j);
+            let step = if self.applicable(op, &state) {
+                op
+            } else if let Some(other) = self.repair(op, &state) {
+                change.repaired.push((j, other));
+                change.saving += self.cost(op) - self.cost(other);
+                other
+            } else {
+                change.removed.push(j);
+                change.saving += self.cost(op);
                 continue;
-            }
-            self.apply(op, &state, &mut next);
+            };
+            self.apply(step, &state, &mut next);
             std::mem::swap(&mut state, &mut next);
             if state == states[j + 1] {
-                return Some(removed);
+                return Some(change);
             }
         }
         self.task
             .is_goal(bits_of(&state, self.task.num_facts()))
-            .then_some(removed)
+            .then_some(change)
     }
 
-    /// The costliest set of steps the plan reaches the goal without (the
-    /// earliest on ties); `None` when no step is redundant.
-    fn costliest_redundant_set(&mut self, plan: &[OpId]) -> Result<Option<Vec<usize>>, OutOfWork> {
+    /// The change that saves most (the earliest on ties); `None` when no
+    /// step can go.
+    fn best_change(&mut self, plan: &[OpId]) -> Result<Option<Change>, OutOfWork> {
         let states = self.trajectory(plan);
-        let mut best: Option<(u64, Vec<usize>)> = None;
+        let mut best: Option<Change> = None;
         for i in 0..plan.len() {
-            if self.applications > MAX_APPLICATIONS {
-                return match best {
-                    Some((_, set)) => Ok(Some(set)),
-                    None => Err(OutOfWork),
-                };
+            if self.applications > MAX_APPLICATIONS || crate::limits::requested().is_some() {
+                return if best.is_some() { Ok(best) } else { Err(OutOfWork) };
             }
-            let Some(set) = self.redundant_with(plan, &states, i) else {
+            let Some(change) = self.without_step(plan, &states, i) else {
                 continue;
             };
-            let cost = set
-                .iter()
-                .map(|&j| self.task.operators[plan[j] as usize].cost as u64)
-                .sum();
-            if best.as_ref().is_none_or(|(c, _)| cost > *c) {
-                best = Some((cost, set));
+            if best.as_ref().is_none_or(|b| change.saving > b.saving) {
+                best = Some(change);
             }
         }
-        Ok(best.map(|(_, set)| set))
+        Ok(best)
     }
 }
 
@@ -226,7 +296,7 @@ mod tests {
         );
         let e = eliminate(&t, &[0, 1, 0, 2]);
         assert_eq!(e.plan, vec![0, 2]);
-        assert_eq!((e.removed, e.saved, e.stopped_early), (2, 6, false));
+        assert_eq!((e.removed, e.repaired, e.saved, e.stopped_early), (2, 0, 6, false));
     }
 
     /// The costliest redundant set goes first. Facts a (0), b (1), g (2);
@@ -252,6 +322,29 @@ mod tests {
         assert_eq!(e.saved, 5);
     }
 
+    /// Facts natural (0), red (1), smooth (2). op0 paints red over natural;
+    /// op1 planes a red piece (adds natural and smooth) and op2 a natural one
+    /// (adds smooth). In paint, plane, paint the first paint is a detour:
+    /// without it op1 no longer applies, and op2, after which natural and
+    /// smooth hold too, takes its place.
+    #[test]
+    fn a_step_that_no_longer_applies_is_repaired() {
+        let ops: [crate::task::testing::OpSpec; 3] = [
+            (&[0], &[], &[1], &[0], 3),
+            (&[1], &[], &[0, 2], &[1], 2),
+            (&[0], &[], &[2], &[], 2),
+        ];
+        let t = task(3, &ops, &[0], &[1, 2], &[]);
+        let e = eliminate(&t, &[0, 1, 0]);
+        assert_eq!(e.plan, vec![2, 0]);
+        assert_eq!((e.removed, e.repaired, e.saved), (1, 1, 3));
+        // A dearer operator is no repair.
+        let mut dear = ops;
+        dear[2].4 = 3;
+        let t = task(3, &dear, &[0], &[1, 2], &[]);
+        assert_eq!(eliminate(&t, &[0, 1, 0]).plan, vec![0, 1, 0]);
+    }
+
     /// A plan without redundant steps stays as it is.
     #[test]
     fn a_plan_without_detours_is_kept() {
@@ -269,8 +362,8 @@ mod tests {
     /// On random walks that end in a goal state, of random STRIPS tasks and
     /// of random tasks with conditional effects and derived facts: the
     /// result is a plan (replayed by the task's own successor function), a
-    /// subsequence of the walk, and its cost is the walk's minus what was
-    /// saved.
+    /// subsequence of the walk when nothing was repaired, and its cost is
+    /// the walk's minus what was saved.
     #[test]
     fn random_walks_stay_plans() {
         let mut rng = Lcg(11);
@@ -304,7 +397,9 @@ mod tests {
             }
             let e = eliminate(&t, &walk);
             assert!(is_plan(&t, &e.plan), "{walk:?} -> {:?}", e.plan);
-            assert!(is_subsequence(&e.plan, &walk));
+            if e.repaired == 0 {
+                assert!(is_subsequence(&e.plan, &walk));
+            }
             assert_eq!(e.removed, walk.len() - e.plan.len());
             assert_eq!(t.plan_cost(&e.plan) + e.saved, t.plan_cost(&walk));
             checked += usize::from(e.removed > 0);
