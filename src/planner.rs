@@ -472,6 +472,7 @@ fn run(
         };
         let status = match outcome {
             Outcome::Solved(ops) => {
+                let found_cost = task.plan_cost(&ops);
                 let ops = without_redundant_steps(&task, ops, options);
                 let found = validated(domain, problem, &task, &ops, unit_cost)?;
                 log(
@@ -492,7 +493,12 @@ fn run(
                 };
                 let stop = on_plan(report.plan.as_ref().expect("solved")).is_break();
                 if options.anytime && !stop {
-                    let first = anytime::First { config, bound, start };
+                    let first = anytime::First {
+                        config,
+                        bound,
+                        start,
+                        found_cost,
+                    };
                     return anytime::improve(domain, problem, &task, options, first, report, on_plan);
                 }
                 return Ok(report);

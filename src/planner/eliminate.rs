@@ -20,7 +20,7 @@
 //! ([`MAX_APPLICATIONS`]), and a stop of the run (time limit, Ctrl-C) ends
 //! it too: the plan then keeps the changes made so far.
 
-use crate::task::axioms::AxiomEvaluator;
+use crate::search::{SuccessorGenerator, is_applicable};
 use crate::task::state::bits_of;
 use crate::task::{OpId, Task};
 
@@ -95,7 +95,7 @@ struct Change {
 /// every state.
 struct Replay<'a> {
     task: &'a Task,
-    axioms: AxiomEvaluator,
+    successors: SuccessorGenerator,
     words: usize,
     applications: u64,
     /// Per fact, the operators that add it unconditionally, cheapest first.
@@ -115,7 +115,7 @@ impl<'a> Replay<'a> {
         }
         Replay {
             task,
-            axioms: AxiomEvaluator::new(task),
+            successors: SuccessorGenerator::new(task),
             words: task.initial_state().words().len(),
             applications: 0,
             achievers,
@@ -129,23 +129,13 @@ impl<'a> Replay<'a> {
     /// Writes into `out` the state after `op` in `state`.
     fn apply(&mut self, op: OpId, state: &[u64], out: &mut Vec<u64>) {
         self.applications += 1;
-        let n = self.task.num_facts();
         out.clear();
-        out.extend_from_slice(state);
-        let operator = &self.task.operators[op as usize];
-        let before = bits_of(state, n);
-        let bits = &mut bitvec::slice::BitSlice::<u64, bitvec::order::Lsb0>::from_slice_mut(out)[..n];
-        for &f in operator.deletes(|c| c.holds_in(before)) {
-            bits.set(f as usize, false);
-        }
-        for &f in operator.adds(|c| c.holds_in(before)) {
-            bits.set(f as usize, true);
-        }
-        self.axioms.evaluate(out);
+        out.resize(state.len(), 0);
+        self.successors.apply(&self.task.operators[op as usize], state, out);
     }
 
     fn applicable(&self, op: OpId, state: &[u64]) -> bool {
-        self.task.operators[op as usize].is_applicable(bits_of(state, self.task.num_facts()))
+        is_applicable(&self.task.operators[op as usize], state)
     }
 
     /// The cheapest operator, no dearer than `op`, that applies in `state`

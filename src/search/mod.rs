@@ -29,6 +29,7 @@ use crate::heuristic::{Heuristic, HeuristicKind, lmcut, relax};
 use crate::task::{OpId, Task};
 
 pub use lazy::{Guide, LazyOptions, NoveltyUse, SuccessorOrder};
+pub use successor::{SuccessorGenerator, is_applicable};
 
 /// How the engine orders its open list: the one thing in which its
 /// algorithms differ.
