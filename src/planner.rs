@@ -804,10 +804,10 @@ fn without_redundant_steps(task: &Task, ops: Vec<OpId>, options: &Options) -> Ve
         log(
             options,
             format!(
-                "action elimination: {} of {} steps removed, {} repaired, cost {} saved{}, {:.3}s",
+                "action elimination: {} of {} steps removed, {} replaced, cost {} saved{}, {:.3}s",
                 e.removed,
                 ops.len(),
-                e.repaired,
+                e.replaced,
                 e.saved,
                 if e.stopped_early {
                     " (stopped at its work limit)"

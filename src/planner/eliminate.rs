@@ -1,24 +1,28 @@
-//! Greedy action elimination (Nakhost and Müller 2010), with repairs: a
-//! plan found by greedy search often takes detours (achieves a fact,
-//! destroys it, achieves it again). Removing such steps keeps the plan
-//! valid and makes it cheaper, for a few replays of the plan, far less than
-//! any search.
+//! Greedy action elimination (Nakhost and Müller 2010), with repairs and
+//! replacements: a plan found by greedy search often takes detours
+//! (achieves a fact, destroys it, achieves it again) or achieves a fact in
+//! a way that needs more steps later. Removing or replacing such steps
+//! keeps the plan valid and makes it cheaper, for a few replays of the
+//! plan, far less than any search.
 //!
-//! For each step `i`, remove it and replay the rest of the plan from the
-//! state before it. A later step that no longer applies is *repaired*: it
-//! is replaced by the cheapest applicable operator, no dearer, after which
-//! every fact the step added holds (a ground operator often names the
-//! values it overwrites, as in `(paint ?x ?old ?new)`: once a detour is
-//! gone, the step with another `?old` applies), or else removed. If the goal holds at the end, the change is a
-//! candidate, worth the cost it saves. Each round makes the candidate that
-//! saves most (the earliest on ties) and starts again on the changed plan,
-//! until no candidate is left. Every change removes step `i`, and none may
-//! make the plan dearer, so the rounds end. A change that saves nothing
-//! (zero-cost steps) is made too: the plan gets shorter and no dearer.
+//! A change starts at step `i`: remove it, or replace it by another
+//! applicable operator that achieves some of its adds false there (up to
+//! [`MAX_ALTERNATIVES`], those achieving most of them first, then the
+//! cheapest). Then the rest of
+//! the plan is replayed. A later step that no longer applies is
+//! *repaired*: replaced by the cheapest applicable operator, no dearer,
+//! after which every fact the step added holds (a ground operator often
+//! names the values it overwrites, as in `(paint ?x ?old ?new)`: once a
+//! detour is gone, the step with another `?old` applies), or else removed.
+//! If the goal holds at the end, the change is a candidate, worth the cost
+//! it saves. Each round makes the candidate that saves most (the earliest
+//! on ties) and starts again on the changed plan, until no candidate makes
+//! the plan cheaper, or as cheap and shorter (zero-cost steps removed).
+//! Every change made shrinks (cost, length), so the rounds end.
 //!
-//! Every round replays the plan once per step, so the work is bounded
-//! ([`MAX_APPLICATIONS`]), and a stop of the run (time limit, Ctrl-C) ends
-//! it too: the plan then keeps the changes made so far.
+//! Every round replays the plan a few times per step, so the work is
+//! bounded ([`MAX_APPLICATIONS`]), and a stop of the run (time limit,
+//! Ctrl-C) ends it too: the plan then keeps the changes made so far.
 
 use crate::search::{SuccessorGenerator, is_applicable};
 use crate::task::state::bits_of;
@@ -27,14 +31,17 @@ use crate::task::{OpId, Task};
 /// Most operator applications one elimination spends.
 const MAX_APPLICATIONS: u64 = 10_000_000;
 
+/// Most operators tried in place of one step.
+const MAX_ALTERNATIVES: usize = 16;
+
 /// What [`eliminate`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Elimination {
     pub plan: Vec<OpId>,
     /// Steps removed.
     pub removed: usize,
-    /// Steps replaced by another operator that achieves what they did.
-    pub repaired: usize,
+    /// Steps replaced by another operator.
+    pub replaced: usize,
     /// The cost the plan lost.
     pub saved: u64,
     /// The work limit or a stop of the run ended it, not a round without
@@ -42,14 +49,15 @@ pub struct Elimination {
     pub stopped_early: bool,
 }
 
-/// The plan without redundant steps. `plan` must be a plan of `task` (every
-/// step applicable in turn, the goal reached).
+/// The plan without redundant steps, and with cheaper replacements. `plan`
+/// must be a plan of `task` (every step applicable in turn, the goal
+/// reached).
 pub fn eliminate(task: &Task, plan: &[OpId]) -> Elimination {
     let mut replay = Replay::new(task);
     let mut e = Elimination {
         plan: plan.to_vec(),
         removed: 0,
-        repaired: 0,
+        replaced: 0,
         saved: 0,
         stopped_early: false,
     };
@@ -57,9 +65,9 @@ pub fn eliminate(task: &Task, plan: &[OpId]) -> Elimination {
         match replay.best_change(&e.plan) {
             Ok(Some(change)) => {
                 e.removed += change.removed.len();
-                e.repaired += change.repaired.len();
-                e.saved += change.saving;
-                for &(j, op) in &change.repaired {
+                e.replaced += change.replaced.len();
+                e.saved += change.saving as u64;
+                for &(j, op) in &change.replaced {
                     e.plan[j] = op;
                 }
                 let mut drop = vec![false; e.plan.len()];
@@ -87,8 +95,23 @@ struct OutOfWork;
 /// replaced (position, new operator), and the cost it saves.
 struct Change {
     removed: Vec<usize>,
-    repaired: Vec<(usize, OpId)>,
-    saving: u64,
+    replaced: Vec<(usize, OpId)>,
+    saving: i64,
+}
+
+impl Change {
+    /// Worth making: cheaper, or as cheap and shorter. Every change made
+    /// makes the plan (cost, length) smaller, so the rounds end.
+    fn improves(&self) -> bool {
+        self.saving > 0 || (self.saving == 0 && !self.removed.is_empty())
+    }
+}
+
+/// How a change starts at its first step.
+#[derive(Clone, Copy)]
+enum Start {
+    Remove,
+    Replace(OpId),
 }
 
 /// Replays plans on the task's states (as words), with the derived facts of
@@ -100,6 +123,9 @@ struct Replay<'a> {
     applications: u64,
     /// Per fact, the operators that add it unconditionally, cheapest first.
     achievers: Vec<Vec<OpId>>,
+    /// Per operator, a counter for [`Replay::alternatives`] (zero between
+    /// calls).
+    shared: Vec<u32>,
 }
 
 impl<'a> Replay<'a> {
@@ -119,6 +145,7 @@ impl<'a> Replay<'a> {
             words: task.initial_state().words().len(),
             applications: 0,
             achievers,
+            shared: vec![0; task.num_operators()],
         }
     }
 
@@ -188,28 +215,67 @@ impl<'a> Replay<'a> {
         states
     }
 
-    /// The change that removes step `i`, repairs or removes the later steps
-    /// that then no longer apply, and still reaches the goal, if there is
-    /// one. The replay stops early once it is back on the plan's own
-    /// trajectory: the rest of the plan then runs as before.
-    fn without_step(&mut self, plan: &[OpId], states: &[Vec<u64>], i: usize) -> Option<Change> {
+    /// Up to [`MAX_ALTERNATIVES`] operators other than `op` that apply in
+    /// `state` and achieve some of `op`'s adds false there: those that
+    /// achieve most of them first, then the cheapest.
+    fn alternatives(&mut self, op: OpId, state: &[u64]) -> Vec<OpId> {
+        let now = bits_of(state, self.task.num_facts());
+        let mut touched: Vec<OpId> = Vec::new();
+        for &f in self.task.operators[op as usize]
+            .add
+            .iter()
+            .filter(|&&f| !now[f as usize])
+        {
+            for &o in &self.achievers[f as usize] {
+                if self.shared[o as usize] == 0 {
+                    touched.push(o);
+                }
+                self.shared[o as usize] += 1;
+            }
+        }
+        let mut found: Vec<(u32, u64, OpId)> = touched
+            .iter()
+            .filter(|&&o| o != op && self.applicable(o, state))
+            .map(|&o| (u32::MAX - self.shared[o as usize], self.cost(o), o))
+            .collect();
+        for &o in &touched {
+            self.shared[o as usize] = 0;
+        }
+        found.sort_unstable();
+        found.into_iter().take(MAX_ALTERNATIVES).map(|(_, _, o)| o).collect()
+    }
+
+    /// The change that removes step `i` or replaces it by another operator,
+    /// then repairs or removes the later steps that no longer apply, if it
+    /// still reaches the goal. The replay stops early once it is back on
+    /// the plan's own trajectory: the rest of the plan then runs as before.
+    fn change_at(&mut self, plan: &[OpId], states: &[Vec<u64>], i: usize, start: Start) -> Option<Change> {
         let mut change = Change {
-            removed: vec![i],
-            repaired: Vec::new(),
-            saving: self.cost(plan[i]),
+            removed: Vec::new(),
+            replaced: Vec::new(),
+            saving: self.cost(plan[i]) as i64,
         };
         let mut state = states[i].clone();
         let mut next = Vec::with_capacity(self.words);
+        match start {
+            Start::Remove => change.removed.push(i),
+            Start::Replace(other) => {
+                change.replaced.push((i, other));
+                change.saving -= self.cost(other) as i64;
+                self.apply(other, &state, &mut next);
+                std::mem::swap(&mut state, &mut next);
+            }
+        }
         for (j, &op) in plan.iter().enumerate().skip(i + 1) {
             let step = if self.applicable(op, &state) {
                 op
             } else if let Some(other) = self.repair(op, &state) {
-                change.repaired.push((j, other));
-                change.saving += self.cost(op) - self.cost(other);
+                change.replaced.push((j, other));
+                change.saving += self.cost(op) as i64 - self.cost(other) as i64;
                 other
             } else {
                 change.removed.push(j);
-                change.saving += self.cost(op);
+                change.saving += self.cost(op) as i64;
                 continue;
             };
             self.apply(step, &state, &mut next);
@@ -223,20 +289,24 @@ impl<'a> Replay<'a> {
             .then_some(change)
     }
 
-    /// The change that saves most (the earliest on ties); `None` when no
-    /// step can go.
+    /// The change that saves most (the earliest on ties) among those that
+    /// improve the plan; `None` when there is none.
     fn best_change(&mut self, plan: &[OpId]) -> Result<Option<Change>, OutOfWork> {
         let states = self.trajectory(plan);
         let mut best: Option<Change> = None;
         for i in 0..plan.len() {
-            if self.applications > MAX_APPLICATIONS || crate::limits::requested().is_some() {
-                return if best.is_some() { Ok(best) } else { Err(OutOfWork) };
-            }
-            let Some(change) = self.without_step(plan, &states, i) else {
-                continue;
-            };
-            if best.as_ref().is_none_or(|b| change.saving > b.saving) {
-                best = Some(change);
+            let starts = std::iter::once(Start::Remove)
+                .chain(self.alternatives(plan[i], &states[i]).into_iter().map(Start::Replace));
+            for start in starts.collect::<Vec<_>>() {
+                if self.applications > MAX_APPLICATIONS || crate::limits::requested().is_some() {
+                    return if best.is_some() { Ok(best) } else { Err(OutOfWork) };
+                }
+                let Some(change) = self.change_at(plan, &states, i, start) else {
+                    continue;
+                };
+                if change.improves() && best.as_ref().is_none_or(|b| change.saving > b.saving) {
+                    best = Some(change);
+                }
             }
         }
         Ok(best)
@@ -286,7 +356,7 @@ mod tests {
         );
         let e = eliminate(&t, &[0, 1, 0, 2]);
         assert_eq!(e.plan, vec![0, 2]);
-        assert_eq!((e.removed, e.repaired, e.saved, e.stopped_early), (2, 0, 6, false));
+        assert_eq!((e.removed, e.replaced, e.saved, e.stopped_early), (2, 0, 6, false));
     }
 
     /// The costliest redundant set goes first. Facts a (0), b (1), g (2);
@@ -327,12 +397,35 @@ mod tests {
         let t = task(3, &ops, &[0], &[1, 2], &[]);
         let e = eliminate(&t, &[0, 1, 0]);
         assert_eq!(e.plan, vec![2, 0]);
-        assert_eq!((e.removed, e.repaired, e.saved), (1, 1, 3));
+        assert_eq!((e.removed, e.replaced, e.saved), (1, 1, 3));
         // A dearer operator is no repair.
         let mut dear = ops;
         dear[2].4 = 3;
         let t = task(3, &dear, &[0], &[1, 2], &[]);
         assert_eq!(eliminate(&t, &[0, 1, 0]).plan, vec![0, 1, 0]);
+    }
+
+    /// Facts available (0), rough (1), smooth (2), planed (3). op0 saws a
+    /// rough piece (1), op1 a smooth one (6), op2 planes (7; adds smooth
+    /// and planed). In op0 op2 neither step can go, and op2 has no repair
+    /// (nothing else adds planed); op1 in place of op0 makes op2
+    /// unnecessary and saves 2.
+    #[test]
+    fn a_step_is_replaced_when_that_makes_later_ones_unnecessary() {
+        let t = task(
+            4,
+            &[
+                (&[], &[], &[0, 1], &[], 1),
+                (&[], &[], &[0, 2], &[], 6),
+                (&[1], &[], &[2, 3], &[1], 7),
+            ],
+            &[],
+            &[0, 2],
+            &[],
+        );
+        let e = eliminate(&t, &[0, 2]);
+        assert_eq!(e.plan, vec![1]);
+        assert_eq!((e.removed, e.replaced, e.saved), (1, 1, 2));
     }
 
     /// A plan without redundant steps stays as it is.
@@ -387,7 +480,7 @@ mod tests {
             }
             let e = eliminate(&t, &walk);
             assert!(is_plan(&t, &e.plan), "{walk:?} -> {:?}", e.plan);
-            if e.repaired == 0 {
+            if e.replaced == 0 {
                 assert!(is_subsequence(&e.plan, &walk));
             }
             assert_eq!(e.removed, walk.len() - e.plan.len());
