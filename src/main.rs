@@ -184,8 +184,8 @@ struct SolveArgs {
     /// each better plan goes to FILE.1, FILE.2, ... (FILE from --plan-file).
     #[arg(long)]
     anytime: bool,
-    /// Write plans as the search found them: without action elimination, which removes steps the plan reaches
-    /// its goal without (a plan under --max-steps is always kept as found).
+    /// Write plans as the search found them: without action elimination, which removes or replaces steps while
+    /// the plan still reaches its goal more cheaply (a plan under --max-steps is always kept as found).
     #[arg(long)]
     no_action_elimination: bool,
     /// Where to write the plan; `-` writes it to stdout.
