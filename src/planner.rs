@@ -790,17 +790,16 @@ fn with_perimeter(
     }
 }
 
-/// Turns operator ids into a lifted plan and replays it on the PDDL problem.
-/// The plan without the steps that action elimination finds redundant,
-/// unless the run keeps plans as found. A step bound keeps them too: it
-/// asks for a plan of a length, which the search found.
+/// The plan after action elimination (steps removed or replaced), unless
+/// the run keeps plans as found. A step bound keeps them too: it asks for a
+/// plan of a length, which the search found.
 fn without_redundant_steps(task: &Task, ops: Vec<OpId>, options: &Options) -> Vec<OpId> {
     if options.no_action_elimination || matches!(options.bound, Some(Bound::Steps(_))) {
         return ops;
     }
     let start = Instant::now();
     let e = eliminate::eliminate(task, &ops);
-    if e.removed > 0 || e.stopped_early {
+    if e.removed > 0 || e.replaced > 0 || e.stopped_early {
         log(
             options,
             format!(
@@ -809,11 +808,7 @@ fn without_redundant_steps(task: &Task, ops: Vec<OpId>, options: &Options) -> Ve
                 ops.len(),
                 e.replaced,
                 e.saved,
-                if e.stopped_early {
-                    " (stopped at its work limit)"
-                } else {
-                    ""
-                },
+                if e.stopped_early { " (stopped early)" } else { "" },
                 start.elapsed().as_secs_f64()
             ),
         );
@@ -821,6 +816,7 @@ fn without_redundant_steps(task: &Task, ops: Vec<OpId>, options: &Options) -> Ve
     e.plan
 }
 
+/// Turns operator ids into a lifted plan and replays it on the PDDL problem.
 fn validated(
     domain: &Domain,
     problem: &Problem,
