@@ -119,7 +119,6 @@ enum Start {
 struct Replay<'a> {
     task: &'a Task,
     successors: SuccessorGenerator,
-    words: usize,
     applications: u64,
     /// Per fact, the operators that add it unconditionally, cheapest first.
     achievers: Vec<Vec<OpId>>,
@@ -142,7 +141,6 @@ impl<'a> Replay<'a> {
         Replay {
             task,
             successors: SuccessorGenerator::new(task),
-            words: task.initial_state().words().len(),
             applications: 0,
             achievers,
             shared: vec![0; task.num_operators()],
@@ -183,7 +181,7 @@ impl<'a> Replay<'a> {
             .filter(|&&f| !now[f as usize])
             .min_by_key(|&&f| self.achievers[f as usize].len())?;
         let candidates = std::mem::take(&mut self.achievers[rarest as usize]);
-        let mut after = Vec::with_capacity(self.words);
+        let mut after = Vec::with_capacity(state.len());
         let mut found = None;
         for &other in &candidates {
             if self.cost(other) > self.cost(op) {
@@ -208,7 +206,7 @@ impl<'a> Replay<'a> {
         let mut states = Vec::with_capacity(plan.len() + 1);
         states.push(self.task.initial_state().words().to_vec());
         for &op in plan {
-            let mut next = Vec::with_capacity(self.words);
+            let mut next = Vec::new();
             self.apply(op, states.last().expect("not empty"), &mut next);
             states.push(next);
         }
@@ -256,7 +254,7 @@ impl<'a> Replay<'a> {
             saving: self.cost(plan[i]) as i64,
         };
         let mut state = states[i].clone();
-        let mut next = Vec::with_capacity(self.words);
+        let mut next = Vec::with_capacity(state.len());
         match start {
             Start::Remove => change.removed.push(i),
             Start::Replace(other) => {
@@ -297,7 +295,7 @@ impl<'a> Replay<'a> {
         for i in 0..plan.len() {
             let starts = std::iter::once(Start::Remove)
                 .chain(self.alternatives(plan[i], &states[i]).into_iter().map(Start::Replace));
-            for start in starts.collect::<Vec<_>>() {
+            for start in starts {
                 if self.applications > MAX_APPLICATIONS || crate::limits::requested().is_some() {
                     return if best.is_some() { Ok(best) } else { Err(OutOfWork) };
                 }
@@ -316,23 +314,7 @@ impl<'a> Replay<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::testing::{Lcg, random_adl_task, random_task, task};
-
-    /// Replays `plan` on `task` with the task's own successor function:
-    /// every step applicable, the goal reached.
-    fn is_plan(task: &Task, plan: &[OpId]) -> bool {
-        let mut state = task.initial_state();
-        for &op in plan {
-            let operator = &task.operators[op as usize];
-            if !operator.is_applicable(state.bits()) {
-                return false;
-            }
-            let mut next = state.clone();
-            task.apply_into(operator, state.bits(), next.bits_mut());
-            state = next;
-        }
-        task.is_goal(state.bits())
-    }
+    use crate::task::testing::{Lcg, random_adl_task, random_task, replay, task};
 
     fn is_subsequence(short: &[OpId], long: &[OpId]) -> bool {
         let mut rest = long.iter();
@@ -479,7 +461,7 @@ mod tests {
                 continue;
             }
             let e = eliminate(&t, &walk);
-            assert!(is_plan(&t, &e.plan), "{walk:?} -> {:?}", e.plan);
+            assert!(replay(&t, &e.plan).is_some(), "{walk:?} -> {:?}", e.plan);
             if e.replaced == 0 {
                 assert!(is_subsequence(&e.plan, &walk));
             }

@@ -259,20 +259,7 @@ pub(super) fn dijkstra(task: &Task) -> Option<u64> {
     None
 }
 
-/// Replays a plan; returns its cost if it is valid and reaches the goal.
-pub(super) fn replay(task: &Task, plan: &[OpId]) -> Option<u64> {
-    let mut state = task.initial_state();
-    let mut next = state.clone();
-    for &o in plan {
-        let op = task.operators.get(o as usize)?;
-        if !op.is_applicable(state.bits()) {
-            return None;
-        }
-        task.apply_into(op, state.bits(), next.bits_mut());
-        std::mem::swap(&mut state, &mut next);
-    }
-    task.is_goal(state.bits()).then(|| task.plan_cost(plan))
-}
+pub(super) use crate::task::testing::replay;
 
 pub(super) fn config(strategy: Strategy) -> SearchConfig {
     SearchConfig {

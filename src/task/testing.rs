@@ -4,7 +4,7 @@
 use std::collections::{BinaryHeap, HashMap};
 
 use super::state::StateBuf;
-use super::{Axiom, CondEffect, Fact, FactId, Operator, Task};
+use super::{Axiom, CondEffect, Fact, FactId, OpId, Operator, Task};
 
 /// A task from its parts, as the grounder hands tasks on: initial state and
 /// goals sorted (invariant groups are computed when first asked for). Operators must come with sorted
@@ -217,6 +217,23 @@ pub fn random_adl_task_with(rng: &mut Lcg, num_facts: usize, num_ops: usize, rec
         t,
         &[&[(d0, &body0, &[]), (d0, &second, &other)], &[(d1, &body1, &[d0])]],
     )
+}
+
+/// Replays `plan` with the task's own successor function (effects, then
+/// derived facts): its cost if every step applies in turn and the goal holds
+/// at the end. The judge of plans in the tests.
+pub fn replay(task: &Task, plan: &[OpId]) -> Option<u64> {
+    let mut state = task.initial_state();
+    let mut next = state.clone();
+    for &o in plan {
+        let op = task.operators.get(o as usize)?;
+        if !op.is_applicable(state.bits()) {
+            return None;
+        }
+        task.apply_into(op, state.bits(), next.bits_mut());
+        std::mem::swap(&mut state, &mut next);
+    }
+    task.is_goal(state.bits()).then(|| task.plan_cost(plan))
 }
 
 /// Exact goal distance of every state reachable from the initial state

@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::search::{Outcome, SearchConfig, Strategy, search};
-use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, replay, state, task};
 
 fn quick() -> PdbConfig {
     PdbConfig {
@@ -15,21 +15,6 @@ fn quick() -> PdbConfig {
 
 fn all_vars(t: &Task) -> Vec<Var> {
     (0..TaskInfo::new(t).vars.len() as Var).collect()
-}
-
-/// Replays a plan; returns its cost if it reaches the goal.
-fn replay(t: &Task, plan: &[u32]) -> Option<u64> {
-    let mut s = t.initial_state();
-    let mut next = s.clone();
-    for &o in plan {
-        let op = &t.operators[o as usize];
-        if !op.is_applicable(s.bits()) {
-            return None;
-        }
-        op.apply_into(s.bits(), next.bits_mut());
-        std::mem::swap(&mut s, &mut next);
-    }
-    t.is_goal(s.bits()).then(|| t.plan_cost(plan))
 }
 
 fn astar(t: &Task, h: &mut dyn Heuristic) -> (Option<u64>, u64) {
