@@ -10,14 +10,15 @@
 //! as in the eager engine, an exhausted open list is a proof.
 //!
 //! Open lists: one per heuristic, keyed by its value (greedy) or by
-//! g + W·h (weighted A*, [`LazyOptions::weight`]) of the parent, ties broken
-//! on lower h, and one per heuristic
-//! with preferred operators that gets only the successors reached by a
-//! preferred operator (of any heuristic). They take turns: the list with
+//! g + W·h (weighted A*, [`LazyOptions::weight`]) of the parent, and one
+//! per heuristic with preferred operators that gets only the successors
+//! reached by a preferred operator (of any heuristic). They take turns: the list with
 //! the lowest priority pops and pays one point; whenever some heuristic
 //! reaches a new best value, the preferred lists gain [`BOOST`] points.
 //! Within a key, entries leave in the order they came (FIFO), and the
 //! successors of a state are pushed in the configured [`SuccessorOrder`].
+//! Weighted A* breaks no ties on h either: preferring the lower h among
+//! equal g + W·h makes it greedier, and its plans dearer.
 //!
 //! In weighted A*, all the successors of a state share its key, as in Fast
 //! Downward's lazy search: the evaluation is deferred, so an entry stands
@@ -444,14 +445,14 @@ impl Lazy<'_, '_, '_> {
             for list in &mut self.lists {
                 if preferred || !list.preferred_only {
                     let h = self.h[list.guide];
-                    let (value, tie) = match self.options.weight {
-                        None => (h, 0),
-                        Some(w) => (g.saturating_add(weighted(w, h)), h),
+                    let value = match self.options.weight {
+                        None => h,
+                        Some(w) => g.saturating_add(weighted(w, h)),
                     };
                     let (primary, secondary) = if list.novelty_first {
                         (novelty, value)
                     } else {
-                        (value, tie)
+                        (value, 0)
                     };
                     list.open.push(primary, secondary, (id, op));
                 }

@@ -213,6 +213,38 @@ fn lazy_weighted_astar_keys_successors_by_their_parents_g_plus_weighted_h() {
     }
 }
 
+/// Lazy weighted A* breaks no ties on h, by hand (W = 1): s (h 3) leads to
+/// a (cost 1, h 2) and b (cost 2, h 1), both to the goal g (cost 1). s's
+/// entries (s, a), (s, b) get 0 + 3; popping (s, a) evaluates a, whose
+/// entry (a, g) gets 1 + 2 = 3 too. FIFO, (s, b) leaves before it, though
+/// (a, g) stands for the lower h: b is evaluated, its (b, g) gets
+/// 2 + 1 = 3, and (a, g) then leaves first: g by way of a.
+#[test]
+fn lazy_weighted_astar_breaks_ties_first_in_first_out() {
+    let mut b = Builder::default();
+    let names = ["s", "a", "b", "g"];
+    for name in names {
+        b.fact(name);
+    }
+    for (from, to, cost) in [("s", "a", 1), ("s", "b", 2), ("a", "g", 1), ("b", "g", 1)] {
+        b.op(&format!("{from}-{to}"), &[from], &[], &[from], &[to], cost);
+    }
+    let task = b.build(&["s"], &["g"], &[]);
+    let mut h = Scripted {
+        values: vec![3, 2, 1, 0],
+        evaluated: Vec::new(),
+    };
+    let options = LazyOptions {
+        weight: Some(1.0),
+        ..LazyOptions::default()
+    };
+    let (outcome, stats) = search(&task, &mut h, None, &config(Strategy::Lazy(options)));
+    let order: Vec<&str> = h.evaluated.iter().map(|&f| names[f as usize]).collect();
+    assert_eq!(order, ["s", "a", "b", "g"]);
+    assert_eq!(outcome, Outcome::Solved(vec![0, 2]));
+    assert_eq!(stats.expanded, 3);
+}
+
 /// Lazy weighted A* under a bound with inadmissible guides (h_FF and the
 /// landmark count, on costs + 1, as in LAMA's later iterations) on random
 /// tasks: below the optimum the open list empties (a proof, since pruning
