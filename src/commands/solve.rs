@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::stats_json::{SolveStats, Stats};
@@ -11,7 +12,11 @@ use crate::exit;
 use crate::ground::GroundStats;
 use crate::limits;
 use crate::plan;
-use crate::planner::{self, FoundPlan, Options, Report};
+use crate::planner::{self, FoundPlan, Options, Report, Status};
+
+/// The best plan an anytime run has written so far and its file: the
+/// answer when a stop ends the process (see [`solve`]).
+type Written = Arc<Mutex<Option<(FoundPlan, PathBuf)>>>;
 
 /// `--plan-file -`: the plan goes to stdout.
 pub const STDOUT: &str = "-";
@@ -28,24 +33,44 @@ pub fn solve(domain: &Path, problem: &Path, options: &Options, plan_file: &Path,
         return conclude(Err(e), options, stats_json);
     }
     // A stop outside the search ends the process from its checkpoint
-    // (see `limits::exit_report`), with the same log and statistics.
-    let (opts, plan, stats) = (
+    // (see `limits::exit_report`), with the same log and statistics. If an
+    // anytime run has written a plan by then, the best one is the answer:
+    // the stop may come while a later phase builds its heuristic, or from
+    // the watchdog when a phase does not reach a checkpoint in time.
+    let written: Written = Arc::default();
+    let (opts, plan, stats, best) = (
         options.clone(),
         plan_file.to_path_buf(),
         stats_json.map(Path::to_path_buf),
+        Arc::clone(&written),
     );
     limits::exit_report(move |stopped| {
         // This may run on the watchdog thread: the start comes from the stop.
         let start = Instant::now().checked_sub(stopped.elapsed).unwrap_or_else(Instant::now);
         let report = planner::stopped_report(stopped.clone(), GroundStats::default(), start, &opts);
-        conclude(Ok((report, plan.clone())), &opts, stats.as_deref())
+        let best = best.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        conclude(Ok(answer_at_stop(report, best, &plan)), &opts, stats.as_deref())
     });
     let result = if options.anytime {
-        solve_anytime(domain, problem, options, plan_file)
+        solve_anytime(domain, problem, options, plan_file, &written)
     } else {
         solve_and_write_plan(domain, problem, options, plan_file).map(|report| (report, plan_file.to_path_buf()))
     };
     conclude(result, options, stats_json)
+}
+
+/// The answer of a run that a stop ended: the best plan written so far, if
+/// any (an anytime run has found a plan: exit 0), else the stop's report.
+/// Returns the report and the file of the plan.
+fn answer_at_stop(mut report: Report, best: Option<(FoundPlan, PathBuf)>, plan_file: &Path) -> (Report, PathBuf) {
+    match best {
+        Some((found, file)) => {
+            report.status = Status::Solved;
+            report.plan = Some(found);
+            (report, file)
+        }
+        None => (report, plan_file.to_path_buf()),
+    }
 }
 
 /// Logs the outcome, writes the statistics and returns the exit code.
@@ -91,13 +116,15 @@ fn solve_and_write_plan(
 }
 
 /// `--anytime`: writes each plan as it is found to the next numbered file
-/// (the IPC anytime convention; those of an earlier run are gone already).
-/// Returns the report and the file of the best plan.
+/// (the IPC anytime convention; those of an earlier run are gone already)
+/// and keeps the last one in `best`. Returns the report and the file of the
+/// best plan.
 fn solve_anytime(
     domain: &Path,
     problem: &Path,
     options: &Options,
     plan_file: &Path,
+    best: &Written,
 ) -> Result<(Report, PathBuf), CommandError> {
     let mut written = 0;
     let mut write_error = None;
@@ -106,6 +133,7 @@ fn solve_anytime(
         match write_plan(found, &path, options) {
             Ok(()) => {
                 written += 1;
+                *best.lock().unwrap_or_else(|e| e.into_inner()) = Some((found.clone(), path));
                 ControlFlow::Continue(())
             }
             Err(e) => {
@@ -183,4 +211,51 @@ fn validate_plan_file(domain: &Path, problem: &Path, plan_path: &Path) -> Result
             exit::PLAN_INVALID
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::limits::{Phase, Stop, Stopped};
+
+    fn stopped_in_heuristic_construction() -> Report {
+        let stopped = Stopped {
+            stop: Stop::OutOfTime,
+            phase: Phase::HeuristicConstruction,
+            item: None,
+            elapsed: Duration::from_secs(60),
+        };
+        planner::stopped_report(stopped, GroundStats::default(), Instant::now(), &Options::default())
+    }
+
+    #[test]
+    fn a_stop_after_an_anytime_plan_answers_with_that_plan() {
+        let found = FoundPlan {
+            plan: plan::parse_plan("(drive a b)\n(drive b c)\n", "plan").expect("plan"),
+            length: 2,
+            cost: 7,
+            unit_cost: false,
+        };
+        let best = Some((found.clone(), PathBuf::from("sas_plan.3")));
+        let (report, file) = answer_at_stop(stopped_in_heuristic_construction(), best, Path::new("sas_plan"));
+        assert_eq!(
+            (report.status, report.status.exit_code()),
+            (Status::Solved, exit::PLAN_FOUND)
+        );
+        assert_eq!(report.plan, Some(found));
+        assert_eq!(file, PathBuf::from("sas_plan.3"));
+    }
+
+    #[test]
+    fn a_stop_before_any_plan_is_the_stop() {
+        let (report, file) = answer_at_stop(stopped_in_heuristic_construction(), None, Path::new("sas_plan"));
+        assert_eq!(
+            (report.status, report.status.exit_code()),
+            (Status::OutOfTime, exit::OUT_OF_TIME)
+        );
+        assert_eq!(report.plan, None);
+        assert_eq!(file, PathBuf::from("sas_plan"));
+    }
 }

@@ -8,6 +8,7 @@
 
 use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use super::limits::{self, Monitor};
 use super::progress::ProgressLine;
@@ -18,8 +19,13 @@ use crate::task::{OpId, Task};
 
 /// The parent of the initial state.
 pub(super) const NO_PARENT: StateId = StateId::MAX;
-/// Limits are checked after this many units of work (expansions plus evaluations).
-const CHECK_PERIOD: u64 = 256;
+/// Limits are checked after at most this many units of work (expansions,
+/// evaluations, successors)...
+const MAX_CHECK_PERIOD: u64 = 256;
+/// ...and about this often: where a unit of work is slow (a heuristic on a
+/// task of 100,000 facts takes milliseconds), the period shrinks so that a
+/// stop is honoured well within `limits::STOP_GRACE`.
+const CHECK_INTERVAL: Duration = Duration::from_millis(10);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum NodeStatus {
@@ -96,10 +102,13 @@ impl<X> SearchSpace<X> {
 /// A run's statistics, its limit checks and its log.
 pub(super) struct RunLog<'a> {
     pub stats: Statistics,
-    /// Units of work done (expansions plus evaluations): the clock of the
-    /// limit checks.
+    /// Units of work done (expansions, evaluations and, in the lazy engine,
+    /// successors): the clock of the limit checks.
     pub work: u64,
     next_check: u64,
+    /// Units of work between two checks, and when the last one was.
+    check_period: u64,
+    last_check: Instant,
     pub monitor: Monitor<'a>,
     progress_line: ProgressLine,
     pub verbose: bool,
@@ -110,7 +119,9 @@ impl<'a> RunLog<'a> {
         RunLog {
             stats: Statistics::default(),
             work: 0,
-            next_check: CHECK_PERIOD,
+            next_check: MAX_CHECK_PERIOD,
+            check_period: MAX_CHECK_PERIOD,
+            last_check: Instant::now(),
             monitor: Monitor::new(config.limits, interrupt),
             progress_line: ProgressLine::new(config.verbose && std::io::stderr().is_terminal()),
             verbose: config.verbose,
@@ -124,7 +135,7 @@ impl<'a> RunLog<'a> {
     }
 
     /// True when the limits are due to be checked (every few hundred units
-    /// of work).
+    /// of work, or fewer where those take longer than `CHECK_INTERVAL`).
     pub fn check_due(&self) -> bool {
         self.work >= self.next_check
     }
@@ -133,7 +144,15 @@ impl<'a> RunLog<'a> {
     /// updates the progress line (`layer`: e.g. `best h 7`); returns the
     /// outcome to stop with, if a limit is hit.
     pub fn check(&mut self, memory: u64, layer: Option<String>) -> Option<Outcome> {
-        self.next_check = self.work + CHECK_PERIOD;
+        let now = Instant::now();
+        let since = now.duration_since(self.last_check).as_nanos().max(1);
+        self.last_check = now;
+        // The period that would have taken CHECK_INTERVAL, at most the
+        // maximum and at most twice the last one (a fast stretch after a
+        // slow one grows it back gradually).
+        let scaled = self.check_period as u128 * CHECK_INTERVAL.as_nanos() / since;
+        self.check_period = (scaled as u64).clamp(1, (2 * self.check_period).min(MAX_CHECK_PERIOD));
+        self.next_check = self.work + self.check_period;
         let outcome = self.monitor.check(memory);
         if outcome.is_none() {
             self.progress_line
