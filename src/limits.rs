@@ -152,6 +152,8 @@ struct Watch {
     /// work (see [`set_items`]).
     items: Mutex<Vec<String>>,
     item: AtomicUsize,
+    /// The run has its answer and only frees memory (see [`Answered`]).
+    answered: AtomicBool,
 }
 
 const NO_ITEM: usize = usize::MAX;
@@ -250,6 +252,7 @@ pub fn watch(limits: Limits) -> WatchGuard {
         phase: AtomicU8::new(0),
         items: Mutex::new(Vec::new()),
         item: AtomicUsize::new(NO_ITEM),
+        answered: AtomicBool::new(false),
     });
     if limits.time.is_some() || limits.memory_bytes.is_some() {
         lock(&WATCHES).push(Arc::downgrade(&watch));
@@ -358,6 +361,19 @@ pub fn set_item(i: usize) {
             w.item.store(i, Ordering::Relaxed)
         }
     });
+}
+
+/// Says, when dropped, that the run watched on this thread has its answer:
+/// what is left is freeing its tables, which the watchdog does not cut
+/// short after a stop (freeing a task of millions of operators takes longer
+/// than [`STOP_GRACE`], and ending the process then would lose the answer's
+/// log and statistics). Declared after the big tables, it drops before them.
+pub struct Answered;
+
+impl Drop for Answered {
+    fn drop(&mut self) {
+        with_current(|w| w.answered.store(true, Ordering::SeqCst));
+    }
 }
 
 /// The stop requested for the run on this thread, if any. Cheap: two
@@ -469,6 +485,7 @@ fn watchdog() {
             let since = *lock(&w.stop_requested);
             if let (Some(stop), Some(since)) = (Stop::from_code(w.stop.load(Ordering::SeqCst)), since)
                 && EXIT_ALLOWED.load(Ordering::SeqCst)
+                && !w.answered.load(Ordering::SeqCst)
                 && now.duration_since(since) >= STOP_GRACE
             {
                 eprintln!(

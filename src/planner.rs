@@ -434,6 +434,8 @@ fn run(
     } else {
         task
     };
+    // Dropped when `run` returns, before the tasks (see `limits::Answered`).
+    let _answered = limits::Answered;
     let bound = options.bound.map(|b| match b {
         Bound::Cost(n) | Bound::Steps(n) => n,
     });
