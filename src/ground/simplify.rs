@@ -128,25 +128,7 @@ pub fn simplify(task: Task) -> Result<(Task, Removed), Fact> {
     let mut operators: Vec<Operator> = Vec::new();
     let mut seen: FxHashMap<Signature, usize> = FxHashMap::default();
     for (op, _) in ops.iter().zip(&relevant_op).filter(|(_, r)| **r) {
-        let simplified = Operator {
-            action: op.action.clone(),
-            args: op.args.clone(),
-            pre: map(&op.pre),
-            pre_neg: map(&op.pre_neg),
-            add: map(&op.add),
-            del: map(&op.del),
-            cost: op.cost,
-            cond_effects: op
-                .cond_effects
-                .iter()
-                .map(|e| CondEffect {
-                    pre: map(&e.pre),
-                    pre_neg: map(&e.pre_neg),
-                    add: map(&e.add),
-                    del: map(&e.del),
-                })
-                .collect(),
-        };
+        let simplified = renumbered(op, map);
         let key = (
             simplified.pre.clone(),
             simplified.pre_neg.clone(),
@@ -254,27 +236,7 @@ fn without_unused_derived_facts(task: Task) -> (Task, Removed) {
     kept_before.push(axioms.len());
     let mut axiom_layers: Vec<usize> = task.axiom_layers.iter().map(|&start| kept_before[start]).collect();
     axiom_layers.dedup();
-    let operators = task
-        .operators
-        .iter()
-        .map(|op| Operator {
-            pre: map(&op.pre),
-            pre_neg: map(&op.pre_neg),
-            add: map(&op.add),
-            del: map(&op.del),
-            cond_effects: op
-                .cond_effects
-                .iter()
-                .map(|e| CondEffect {
-                    pre: map(&e.pre),
-                    pre_neg: map(&e.pre_neg),
-                    add: map(&e.add),
-                    del: map(&e.del),
-                })
-                .collect(),
-            ..op.clone()
-        })
-        .collect();
+    let operators = task.operators.iter().map(|op| renumbered(op, map)).collect();
     let simplified = Task {
         facts,
         operators,
@@ -293,6 +255,29 @@ fn without_unused_derived_facts(task: Task) -> (Task, Removed) {
         operators: 0,
     };
     (simplified, removed)
+}
+
+/// `op` with every fact list (its conditional effects' too) through `map`.
+fn renumbered(op: &Operator, map: impl Fn(&[FactId]) -> Vec<FactId>) -> Operator {
+    Operator {
+        action: op.action.clone(),
+        args: op.args.clone(),
+        pre: map(&op.pre),
+        pre_neg: map(&op.pre_neg),
+        add: map(&op.add),
+        del: map(&op.del),
+        cost: op.cost,
+        cond_effects: op
+            .cond_effects
+            .iter()
+            .map(|e| CondEffect {
+                pre: map(&e.pre),
+                pre_neg: map(&e.pre_neg),
+                add: map(&e.add),
+                del: map(&e.del),
+            })
+            .collect(),
+    }
 }
 
 #[cfg(test)]
