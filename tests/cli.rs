@@ -356,7 +356,14 @@ fn progress_line_on_a_terminal() {
         let newline = rest.find('\n').unwrap_or(usize::MAX);
         assert!(erase < newline, "progress line not erased: {log}");
     }
-    assert!(log.contains("Search stopped: time limit reached"), "{log}");
+    // The search stops at its own check ("Search stopped"), or, when one
+    // step outlasts the stop grace on a loaded machine (seen once while the
+    // other tests loaded both cores, at 3 million states), the watchdog
+    // ends the run ("search stopped"); the progress line is erased either way.
+    assert!(
+        log.to_lowercase().contains("search stopped: time limit reached"),
+        "{log}"
+    );
     // --quiet: no progress line.
     let out = Command::new("script")
         .args(["-qec", &format!("{command} --quiet"), "/dev/null"])
