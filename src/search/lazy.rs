@@ -407,10 +407,6 @@ impl Lazy<'_, '_, '_> {
     fn expand(&mut self, id: StateId) {
         let mut applicable = std::mem::take(&mut self.applicable);
         self.successors.applicable(self.task, &self.state_buf, &mut applicable);
-        // Each successor is work (a push per open list), as each evaluation
-        // is: with thousands of successors per state a count of expansions
-        // alone checks the limits too seldom to stop in time.
-        self.log.work += applicable.len() as u64;
         for &op in &self.preferred_ops {
             self.is_preferred[op as usize] = true;
         }

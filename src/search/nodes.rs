@@ -19,12 +19,14 @@ use crate::task::{OpId, Task};
 
 /// The parent of the initial state.
 pub(super) const NO_PARENT: StateId = StateId::MAX;
-/// Limits are checked after at most this many units of work (expansions,
-/// evaluations, successors)...
+/// Limits are checked after at most this many units of work (expansions
+/// plus evaluations)...
 const MAX_CHECK_PERIOD: u64 = 256;
 /// ...and about this often: where a unit of work is slow (a heuristic on a
 /// task of 100,000 facts takes milliseconds), the period shrinks so that a
-/// stop is honoured well within `limits::STOP_GRACE`.
+/// stop is honoured well within `limits::STOP_GRACE`. A run starts with a
+/// period of one unit, which doubles from check to check while work is fast,
+/// so that its first check does not wait for 256 slow units either.
 const CHECK_INTERVAL: Duration = Duration::from_millis(10);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,8 +104,8 @@ impl<X> SearchSpace<X> {
 /// A run's statistics, its limit checks and its log.
 pub(super) struct RunLog<'a> {
     pub stats: Statistics,
-    /// Units of work done (expansions, evaluations and, in the lazy engine,
-    /// successors): the clock of the limit checks.
+    /// Units of work done (expansions plus evaluations): the clock of the
+    /// limit checks.
     pub work: u64,
     next_check: u64,
     /// Units of work between two checks, and when the last one was.
@@ -119,8 +121,8 @@ impl<'a> RunLog<'a> {
         RunLog {
             stats: Statistics::default(),
             work: 0,
-            next_check: MAX_CHECK_PERIOD,
-            check_period: MAX_CHECK_PERIOD,
+            next_check: 1,
+            check_period: 1,
             last_check: Instant::now(),
             monitor: Monitor::new(config.limits, interrupt),
             progress_line: ProgressLine::new(config.verbose && std::io::stderr().is_terminal()),
