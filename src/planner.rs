@@ -107,48 +107,6 @@ impl FoundPlan {
     pub fn to_ipc(&self) -> String {
         plan::format_plan(&self.plan, self.cost, self.unit_cost)
     }
-
-    /// Writes the plan file (`sas_plan`), in the IPC format.
-    pub fn write_plan_file(&self, path: &Path) -> std::io::Result<()> {
-        std::fs::write(path, self.to_ipc())
-    }
-}
-
-/// Removes the plan files an earlier run may have left: `path` and the
-/// numbered plans of an anytime run (`path.1`, `path.2`, ...), so that no
-/// file is taken for this run's answer when it ends without a plan. Called
-/// at the start of every run that could write a plan.
-pub fn remove_plan_files(path: &Path) -> std::io::Result<()> {
-    remove_if_present(path)?;
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return Ok(());
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
-    };
-    for entry in entries.flatten() {
-        let file = entry.file_name();
-        let numbered = file
-            .to_str()
-            .and_then(|f| f.strip_prefix(name))
-            .and_then(|rest| rest.strip_prefix('.'))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        if numbered {
-            remove_if_present(&entry.path())?;
-        }
-    }
-    Ok(())
-}
-
-fn remove_if_present(path: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
 }
 
 /// The result of a run.

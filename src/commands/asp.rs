@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use super::files::{self, HEADER_PDDL, Inputs, Kind};
 use super::stats_json::{AspSolveStats, Stats};
 use super::{CommandError, finish, read_file, write_stats};
 use crate::exit;
@@ -29,7 +30,13 @@ pub fn asp_solve(
     verbose: bool,
 ) -> i32 {
     // The statistics file is written once the instance is read (also when
-    // the search then fails); an instance that does not load writes none.
+    // the search then fails); an instance that does not load writes none,
+    // and the file of an earlier run is gone by then.
+    if let Some(path) = stats_json
+        && let Err(e) = Inputs::new([instance]).remove_stale(path, Kind::Stats)
+    {
+        return finish(Err(e));
+    }
     let instance = match load_instance(instance, family) {
         Ok(i) => i,
         Err(e) => return finish(Err(e.into())),
@@ -66,9 +73,22 @@ fn translate(
     domain_out: Option<&Path>,
     family: Option<Family>,
 ) -> Result<i32, CommandError> {
+    let inputs = Inputs::new([instance]);
+    inputs.check(output, Kind::Generated)?;
+    if let Some(d) = domain_out {
+        if files::same_path(d, output) {
+            return Err(CommandError::Usage(format!(
+                "{}: named as both the problem and the domain output",
+                d.display()
+            )));
+        }
+        inputs.check(d, Kind::Generated)?;
+    }
     let i = load_instance(instance, family)?;
+    let header = format!("{HEADER_PDDL} asp translate {}\n", files::one_line(instance));
     let write = |path: &Path, text: &str| {
-        std::fs::write(path, text).map_err(CommandError::io(format!("{}: cannot write file", path.display())))
+        files::write(path, format!("{header}{text}").as_bytes())
+            .map_err(CommandError::io(format!("{}: cannot write file", path.display())))
     };
     write(output, &i.problem_pddl())?;
     if let Some(d) = domain_out {

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::asp::load_instance;
+use super::files::{self, HEADER_ASP, HEADER_PDDL, Inputs, Kind};
 use super::{CommandError, finish, read_file, write_stdout};
 use crate::exit;
 use crate::pddl::{self, Domain, Problem};
@@ -98,6 +99,9 @@ pub fn sokoban_import(level_file: &Path, level: usize, asp_steps: Option<u64>, o
 }
 
 fn import(level_file: &Path, level: usize, asp_steps: Option<u64>, output: Option<&Path>) -> Result<i32, CommandError> {
+    if let Some(path) = output {
+        Inputs::new([level_file]).check(path, Kind::Generated)?;
+    }
     let l = xsb::load_level(level_file, level)?;
     let text = match asp_steps {
         Some(steps) => l.to_asp(steps),
@@ -107,7 +111,16 @@ fn import(level_file: &Path, level: usize, asp_steps: Option<u64>, output: Optio
         write_stdout(|out| out.write_all(text.as_bytes()))?;
         return Ok(exit::PLAN_FOUND);
     };
-    std::fs::write(path, text).map_err(CommandError::io(format!("{}: cannot write file", path.display())))?;
+    // The mark that lets a later import replace the file.
+    let header = match asp_steps {
+        Some(_) => HEADER_ASP,
+        None => HEADER_PDDL,
+    };
+    let text = format!(
+        "{header} sokoban import {} --level {level}\n{text}",
+        files::one_line(level_file)
+    );
+    files::write(path, text.as_bytes()).map_err(CommandError::io(format!("{}: cannot write file", path.display())))?;
     eprintln!(
         "level {level} of {} ({}) written to {}",
         level_file.display(),

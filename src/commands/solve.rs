@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::files::{self, Inputs, Kind};
 use super::stats_json::{SolveStats, Stats};
 use super::{CommandError, finish, read_file, write_stats, write_stdout};
 use crate::exit;
@@ -26,10 +27,24 @@ pub const STDOUT: &str = "-";
 /// statistics to `stats_json` (when given, also after an error or a stop).
 /// Plan files of an earlier run are removed first.
 pub fn solve(domain: &Path, problem: &Path, options: &Options, plan_file: &Path, stats_json: Option<&Path>) -> i32 {
+    let inputs = Inputs::new([domain, problem]);
+    // A statistics path that is refused gets no statistics.
+    let stats_refused = match stats_json {
+        Some(path) if plan_file != Path::new(STDOUT) && files::same_path(path, plan_file) => {
+            Err(CommandError::Usage(format!(
+                "{}: named as both the plan file and the statistics file",
+                path.display()
+            )))
+        }
+        Some(path) => inputs.remove_stale(path, Kind::Stats),
+        None => Ok(()),
+    };
+    if let Err(e) = stats_refused {
+        return finish(Err(e));
+    }
     if plan_file != Path::new(STDOUT)
-        && let Err(e) = planner::remove_plan_files(plan_file)
+        && let Err(e) = inputs.remove_stale_plans(plan_file)
     {
-        let e = CommandError::io(format!("{}: cannot remove the old plan file", plan_file.display()))(e);
         return conclude(Err(e), options, stats_json);
     }
     // A stop outside the search ends the process from its checkpoint
@@ -154,8 +169,7 @@ fn write_plan(found: &FoundPlan, path: &Path, options: &Options) -> Result<(), C
     if path == Path::new(STDOUT) {
         write_stdout(|out| out.write_all(found.to_ipc().as_bytes()))?;
     } else {
-        found
-            .write_plan_file(path)
+        files::write(path, found.to_ipc().as_bytes())
             .map_err(CommandError::io(format!("{}: cannot write plan file", path.display())))?;
     }
     if options.verbose {

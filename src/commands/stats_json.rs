@@ -3,7 +3,6 @@
 //! README documents the fields; the tests and the benchmark harness read
 //! them, so names, value types and order stay as they are.
 
-use std::io;
 use std::path::Path;
 
 use serde::Serialize;
@@ -144,11 +143,6 @@ impl Stats {
         }
         let object = serde_json::to_value(WithExitCode { stats: self, exit_code })?;
         Ok(format!("{object}\n"))
-    }
-
-    /// Writes the file.
-    pub fn write(&self, path: &Path, exit_code: i32) -> io::Result<()> {
-        std::fs::write(path, self.to_json(exit_code)?)
     }
 }
 
