@@ -829,6 +829,41 @@ mod tests {
         [t, derived]
     }
 
+    /// A stop of the run while action elimination works keeps the plan the
+    /// search found (with the changes made so far), validated: the run
+    /// answers with it, as a stop after an anytime plan does.
+    #[test]
+    fn a_stop_during_action_elimination_keeps_the_found_plan() {
+        let domain = crate::pddl::parse_domain(
+            "(define (domain lamp) (:predicates (on) (done))
+               (:action turn-on :precondition (not (on)) :effect (on))
+               (:action turn-off :precondition (on) :effect (not (on)))
+               (:action finish :precondition (on) :effect (done)))",
+            "lamp.pddl",
+        )
+        .expect("domain");
+        let problem = crate::pddl::parse_problem_for(
+            &domain,
+            "(define (problem p) (:domain lamp) (:init) (:goal (done)))",
+            "p.pddl",
+        )
+        .expect("problem");
+        let (task, _) = ground::ground(&domain, &problem).expect("grounded");
+        let op = |name: &str| task.operators.iter().position(|o| o.action == name).expect("operator") as OpId;
+        // A detour that elimination would remove.
+        let found = vec![op("turn-on"), op("turn-off"), op("turn-on"), op("finish")];
+        let options = Options::default();
+        assert_eq!(without_redundant_steps(&task, found.clone(), &options).len(), 2);
+
+        let _watch = limits::watch(limits::Limits::default());
+        limits::stop_handle().expect("watched").interrupt();
+        assert!(limits::requested().is_some());
+        let kept = without_redundant_steps(&task, found.clone(), &options);
+        assert_eq!(kept, found);
+        let plan = validated(&domain, &problem, &task, &kept, true).expect("validated under the stop");
+        assert_eq!(plan.length, 4);
+    }
+
     #[test]
     fn heuristics_that_cannot_handle_the_task_are_refused_or_replaced() {
         let quiet = Options::default();
