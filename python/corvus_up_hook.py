@@ -7,10 +7,12 @@ interpreter starts; it imports nothing itself and only watches for
 engines are added to its table, so every factory UP creates (and so
 `OneshotPlanner(name="corvus")`) has them, last in its preference list. `import corvus` registers them
 the ordinary way too (`corvus.up.register`).
+
+The watcher is a plain class (a meta path finder needs only `find_spec`) and
+imports `importlib.util` only when UP's factory is imported: `importlib.abc`
+would load `importlib.resources`, `pathlib` and `re` at every interpreter start.
 """
 
-import importlib.abc
-import importlib.util
 import sys
 
 _FACTORY = "unified_planning.engines.factory"
@@ -23,10 +25,12 @@ _ENGINES = {
 }
 
 
-class _FactoryWatcher(importlib.abc.MetaPathFinder):
+class _FactoryWatcher:
     def find_spec(self, name, path, target=None):
         if name != _FACTORY:
             return None
+        import importlib.util
+
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
         if spec is None or spec.loader is None:

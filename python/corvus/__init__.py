@@ -18,8 +18,7 @@ every 50 ms: Ctrl-C stops the search at its next checkpoint and raises
 The Unified Planning engines ``corvus``, ``corvus-opt`` and
 ``corvus-anytime`` live in
 ``corvus.up``. UP finds them after the install without ``import corvus``
-(see ``corvus_up_hook``); importing ``corvus`` also registers them, in UP's
-global environment, when Unified Planning is installed.
+(see ``corvus_up_hook``); ``import corvus`` does not import UP.
 """
 
 from __future__ import annotations
@@ -318,15 +317,22 @@ def validate_pddl(domain: str, problem: str, plan: Union[str, Plan]) -> Validati
 
 
 def _register_up_engines() -> None:
-    """Registers the Unified Planning engines in UP's global environment, when
-    UP is there and corvus_up_hook has not already put them into UP's engine
-    table (it has, after `pip install`: then every factory gets them, and this
-    import may be happening inside the factory's own construction)."""
-    try:
-        import unified_planning.engines.factory as factory
-    except ImportError:
+    """Makes the Unified Planning engines known to UP without importing UP
+    (which takes seconds): when UP's factory is loaded already and lacks them,
+    they are registered in UP's global environment; otherwise
+    `corvus_up_hook` adds them once UP is imported (the install's
+    `corvus_up.pth` has set it up; importing it here does so where the
+    `.pth` file was not run)."""
+    import sys
+
+    factory = sys.modules.get("unified_planning.engines.factory")
+    if factory is None:
+        try:
+            import corvus_up_hook  # noqa: F401
+        except ImportError:
+            pass
         return
-    if "corvus" in factory.DEFAULT_ENGINES:
+    if "corvus" in getattr(factory, "DEFAULT_ENGINES", {}):
         return
     from .up import register
 

@@ -223,6 +223,25 @@ def test_up_finds_the_engines_without_import_corvus(tmp_path):
     assert out.stdout.splitlines() == ["[move(x, y)]", "corvus"]
 
 
+def test_import_corvus_does_not_import_up_and_up_still_finds_the_engines(tmp_path):
+    """`import corvus` stays cheap where UP is installed (importing UP takes
+    seconds): it does not load UP, and UP imported afterwards has the engines;
+    corvus_up_hook itself imports no `importlib.abc` (with `importlib.resources`,
+    `pathlib`, `re`) at interpreter start."""
+    script = tmp_path / "later.py"
+    script.write_text(
+        "import sys\n"
+        "assert 'importlib.abc' not in sys.modules, 'start-up loaded importlib.abc'\n"
+        "import corvus\n"
+        "assert not [m for m in sys.modules if m.startswith('unified_planning')], 'import corvus loaded UP'\n"
+        "import unified_planning.shortcuts as up\n"
+        "print(sorted(n for n in up.get_environment().factory.engines if n.startswith('corvus')))\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["['corvus', 'corvus-anytime', 'corvus-opt']"]
+
+
 def briefcase() -> Problem:
     """A briefcase moves between three rooms and carries what is in it
     (a conditional effect under a forall); the goal asks, with a forall,
