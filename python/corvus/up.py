@@ -21,6 +21,7 @@ problem kind before corvus sees it.
 from __future__ import annotations
 
 import queue
+import re
 import threading
 from typing import IO, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -28,6 +29,8 @@ import unified_planning as up
 from unified_planning.engines import (
     Credits,
     Engine,
+    LogLevel,
+    LogMessage,
     OptimalityGuarantee,
     PlanGenerationResult,
     PlanGenerationResultStatus as Status,
@@ -54,6 +57,13 @@ SUPPORTED_FEATURES: List[Tuple[str, str]] = [
     ("quality_metrics", "PLAN_LENGTH"),
     ("actions_cost_kind", "STATIC_FLUENTS_IN_ACTIONS_COST"),
     ("actions_cost_kind", "INT_NUMBERS_IN_ACTIONS_COST"),
+    # UP's PDDL reader reads every number of an IPC cost domain as a real
+    # (`(= (road-length a b) 10)`), and marks a cost function that is not
+    # given for every argument tuple. corvus takes costs that are whole
+    # numbers and refuses others, or a cost an action needs but the problem
+    # leaves undefined, naming them.
+    ("actions_cost_kind", "REAL_NUMBERS_IN_ACTIONS_COST"),
+    ("initial_state", "UNDEFINED_INITIAL_NUMERIC"),
     # ADL: quantified and disjunctive conditions, conditional and universal effects.
     ("conditions_kind", "DISJUNCTIVE_CONDITIONS"),
     ("conditions_kind", "EXISTENTIAL_CONDITIONS"),
@@ -62,17 +72,19 @@ SUPPORTED_FEATURES: List[Tuple[str, str]] = [
     ("effects_kind", "FORALL_EFFECTS"),
 ]
 
-CREDITS = Credits(
-    name="corvus",
-    author="the corvus developers",
-    contact="see the repository",
-    website="see the repository",
-    license="see the repository",
-    short_description="A domain-independent classical planner in Rust.",
-    long_description="A domain-independent classical planner in Rust: greedy best-first search "
-    "with h_FF and preferred operators, A* with LM-cut or pattern databases; plans are "
-    "validated on the PDDL problem before they are returned.",
-)
+def _credits(name: str, what: str) -> Credits:
+    return Credits(
+        name=name,
+        author="the corvus developers",
+        contact="see the repository",
+        website="see the repository",
+        license="see the repository",
+        short_description=f"corvus, a domain-independent classical planner in Rust: {what}.",
+        long_description="A domain-independent classical planner in Rust: lazy greedy search with h_FF "
+        "and landmarks (LAMA's first iteration), A* with LM-cut or pattern databases, anytime "
+        "improvement; plans are validated on the PDDL problem before they are returned.",
+    )
+
 
 # corvus's status names (the `--stats-json` `status`) as UP result statuses.
 _STATUS: Dict[str, Status] = {
@@ -114,9 +126,12 @@ class _CorvusEngine(Engine):
             alias = self.DEFAULT_ALIAS
         self._config = dict(alias=alias, search=search, heuristic=heuristic, memory_limit=memory_limit)
 
-    @staticmethod
-    def get_credits(**kwargs) -> Optional[Credits]:
-        return CREDITS
+    #: The engine's line in UP's credits banner.
+    _CREDITS: Credits = _credits("corvus", "a first plan fast (lama-first)")
+
+    @classmethod
+    def get_credits(cls, **kwargs) -> Optional[Credits]:
+        return cls._CREDITS
 
     @staticmethod
     def supported_kind() -> ProblemKind:
@@ -162,7 +177,7 @@ class CorvusPlanner(_CorvusEngine, OneshotPlannerMixin):
                 writer.get_domain(), writer.get_problem(), time_limit=timeout, **self._config
             )
         except corvus.CorvusError as e:
-            return _refused(e, self.name)
+            return _refused(e, self.name, writer)
         metrics = {key: str(value) for key, value in result.stats.items()}
         if result.plan is None:
             return PlanGenerationResult(_STATUS[result.status], None, self.name, metrics=metrics)
@@ -174,6 +189,7 @@ class CorvusOptimalPlanner(CorvusPlanner):
     optimal configuration."""
 
     DEFAULT_ALIAS = "seq-opt-lmcut"
+    _CREDITS = _credits("corvus-opt", "optimal plans (A* with LM-cut)")
 
     @property
     def name(self) -> str:
@@ -204,6 +220,7 @@ class CorvusAnytimePlanner(_CorvusEngine, AnytimePlannerMixin):
 
     DEFAULT_ALIAS: Optional[str] = "lama"
     _MIXIN = AnytimePlannerMixin
+    _CREDITS = _credits("corvus-anytime", "cheaper and cheaper plans (lama)")
 
     @property
     def name(self) -> str:
@@ -256,7 +273,7 @@ class CorvusAnytimePlanner(_CorvusEngine, AnytimePlannerMixin):
                     yield PlanGenerationResult(Status.INTERMEDIATE, plan, self.name, metrics=metrics)
                 elif kind == "error":
                     if isinstance(value, corvus.CorvusError):
-                        yield _refused(value, self.name)
+                        yield _refused(value, self.name, writer)
                         return
                     assert isinstance(value, BaseException)
                     raise value
@@ -278,9 +295,55 @@ class CorvusAnytimePlanner(_CorvusEngine, AnytimePlannerMixin):
         return PlanGenerationResult(status, _up_plan(problem, writer, result.plan), self.name, metrics=metrics)
 
 
-def _refused(error: corvus.CorvusError, engine: str) -> PlanGenerationResult:
+def _refused(error: corvus.CorvusError, engine: str, writer: PDDLWriter) -> PlanGenerationResult:
     status = Status.UNSUPPORTED_PROBLEM if error.unsupported else Status.INTERNAL_ERROR
-    return PlanGenerationResult(status, None, engine, metrics={"error": error.message})
+    reason = _in_terms_of_the_problem(error.message, writer)
+    return PlanGenerationResult(
+        status,
+        None,
+        engine,
+        metrics={"error": error.message},
+        log_messages=[LogMessage(LogLevel.ERROR, reason)],
+    )
+
+
+def _in_terms_of_the_problem(message: str, writer: PDDLWriter) -> str:
+    """corvus's message about the PDDL that UP wrote (`<domain>:13:61: ...`),
+    retold in terms of the user's problem: the action (or derived predicate)
+    the line belongs to, and the fluent or object the line names, by their
+    names in the UP problem."""
+    match = re.match(r"<(domain|problem)>:(\d+):(\d+): (.*)", message, re.DOTALL)
+    if match is None:
+        return f"corvus cannot solve this problem: {message}"
+    part, line, text = match.group(1), int(match.group(2)), match.group(4)
+    pddl = (writer.get_domain() if part == "domain" else writer.get_problem()).splitlines()
+    written = pddl[line - 1].strip() if 0 < line <= len(pddl) else ""
+    where = []
+    if part == "domain":
+        for earlier in reversed(pddl[:line]):
+            found = re.match(r"\s*\(:(action|derived)\s+\(?([^\s()]+)", earlier)
+            if found:
+                name = _up_name(writer, found.group(2)) or found.group(2)
+                where.append(f"in {found.group(1)} `{name}`")
+                break
+    else:
+        # An initial value or a goal: the fluents it names.
+        names = [_up_name(writer, n) for n in re.findall(r"\(\s*([^\s()=]+)", written)]
+        names = [n for n in dict.fromkeys(names) if n is not None]
+        if names:
+            where.append("about " + ", ".join(f"`{n}`" for n in names))
+    located = f" ({'; '.join(where)})" if where else ""
+    return f"corvus cannot solve this problem: {text}{located}; UP's PDDL there reads `{written}`"
+
+
+def _up_name(writer: PDDLWriter, pddl_name: str) -> Optional[str]:
+    """The UP item's name behind a name UP's writer chose (the same unless
+    it had to rename); `None` for a name of the writer's own (`total-cost`,
+    a keyword)."""
+    try:
+        return str(writer.get_item_named(pddl_name).name)
+    except Exception:
+        return None
 
 
 def _warn(message: str) -> None:
