@@ -4,20 +4,17 @@
 
 use std::path::PathBuf;
 
+#[path = "asp_common.rs"]
+mod common;
+
+use common::crate_dir;
 use corvus::normalize::normalize;
 use corvus::pddl::{self, Condition, Effect, ErrorKind};
 use corvus::plan::{InvalidPlan, Validation, parse_plan, validate};
 
-fn crate_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
+/// The ADL domains: the shared corpus's, or their vendored copy.
 fn shared_ipc() -> Option<PathBuf> {
-    let base = std::env::var_os("CORVUS_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| crate_dir().join("../shared"));
-    let ipc = base.join("ipc");
-    ipc.is_dir().then_some(ipc)
+    Some(common::adl_ipc())
 }
 
 /// The shared ADL domains: (folder, first problem file).

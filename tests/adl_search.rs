@@ -9,6 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+#[path = "asp_common.rs"]
+mod common;
+
 use corvus::heuristic::{lmcut, relax};
 use corvus::planner::{self, Config, Options, PlannerError, Status};
 use corvus::search::{Limits, Strategy};
@@ -23,27 +26,9 @@ const ADL_DOMAINS: [&str; 6] = [
     "schedule",
 ];
 
+/// The ADL domains: the shared corpus's, or their vendored copy.
 fn shared_ipc() -> Option<PathBuf> {
-    let base = std::env::var_os("CORVUS_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let ipc = base.join("ipc");
-    if ipc.is_dir() {
-        Some(ipc)
-    } else {
-        // On the process's stderr handle: the harness would hide eprintln!.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "\nSKIPPED: {} not present: nothing to check\n",
-            ipc.display()
-        );
-        assert!(
-            std::env::var_os("CORVUS_SHARED").is_none(),
-            "CORVUS_SHARED names no corpus"
-        );
-        None
-    }
+    Some(common::adl_ipc())
 }
 
 /// The domain file and the first `n` problems (in natural order: `p2`

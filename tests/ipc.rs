@@ -17,20 +17,10 @@ fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The shared corpus's IPC domains, when it is here: every file of it is
+/// parsed on top of the vendored ones (the searches run on the vendored set).
 fn shared_ipc() -> Option<PathBuf> {
-    let base = std::env::var_os("CORVUS_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| crate_dir().join("../shared"));
-    let ipc = base.join("ipc");
-    if ipc.is_dir() {
-        Some(ipc)
-    } else {
-        common::shared_missing(
-            &ipc.display().to_string(),
-            "the shared IPC corpus (only the vendored problems were used)",
-        );
-        None
-    }
+    common::shared_root().map(|s| s.join("ipc"))
 }
 
 /// Sort key that puts `prob-4` before `prob-10`.
@@ -107,7 +97,7 @@ fn load_supported(domain: &Path, problem: &Path) -> Option<(corvus::pddl::Domain
 }
 
 fn corpora() -> Vec<PathBuf> {
-    let mut roots = vec![crate_dir().join("problems/ipc")];
+    let mut roots = vec![crate_dir().join("problems/ipc"), crate_dir().join("problems/ipc-adl")];
     roots.extend(shared_ipc());
     roots
 }

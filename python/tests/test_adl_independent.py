@@ -1,11 +1,13 @@
 """corvus's plans on the shared ADL domains, checked by an independent
 validator: Unified Planning reads the PDDL itself and replays the plan with
 its `SequentialPlanValidator` (quantifiers, conditional effects); on mutated
-plans both validators agree. Domains UP cannot read (derived predicates) are
-reported as skipped, not passed.
+plans both validators agree. For psr-middle (derived predicates), which UP's
+reader refuses, the test checks that it still does: corvus's own validator is
+then the only one.
 
-The shared corpus is `../shared/ipc` beside the repository, or
-`$CORVUS_SHARED/ipc`; without it the test is skipped."""
+The domains come from the shared corpus (`../shared/ipc` beside the
+repository, or `$CORVUS_SHARED/ipc`), else from their vendored copy in
+`problems/ipc-adl` (the first five problems of each)."""
 
 import os
 from pathlib import Path
@@ -26,11 +28,15 @@ ADL_DOMAINS = ["miconic-simpleadl", "schedule", "assembly", "openstacks-sat08-ad
 REPO = Path(__file__).resolve().parents[2]
 
 
-def shared_ipc():
+# Domains whose PDDL Unified Planning's reader cannot read.
+UP_UNREADABLE = {"psr-middle"}
+
+
+def adl_ipc() -> Path:
     for root in [os.environ.get("CORVUS_SHARED"), REPO.parent / "shared", REPO.parent.parent / "shared"]:
         if root and (Path(root) / "ipc").is_dir():
             return Path(root) / "ipc"
-    return None
+    return REPO / "problems" / "ipc-adl"
 
 
 def first_problems(domain_dir: Path, n: int):
@@ -40,10 +46,7 @@ def first_problems(domain_dir: Path, n: int):
 
 @pytest.mark.parametrize("name", ADL_DOMAINS)
 def test_plans_on_shared_adl_domains_pass_an_independent_validator(name, tmp_path):
-    root = shared_ipc()
-    if root is None:
-        pytest.skip("the shared corpus (../shared/ipc or $CORVUS_SHARED/ipc) is not here")
-    domain_dir = root / name
+    domain_dir = adl_ipc() / name
     domain = domain_dir / "domain.pddl"
     checked = 0
     for problem in first_problems(domain_dir, 5):
@@ -53,11 +56,13 @@ def test_plans_on_shared_adl_domains_pass_an_independent_validator(name, tmp_pat
         plan_file = tmp_path / f"{problem.stem}.plan"
         plan_file.write_text("\n".join(str(a) for a in result.plan.actions) + "\n")
         reader = PDDLReader()
-        try:
-            up_problem = reader.parse_problem(str(domain), str(problem))
-            up_plan = reader.parse_plan(up_problem, str(plan_file))
-        except Exception as e:  # UP cannot read every ADL construct (e.g. :derived)
-            pytest.skip(f"Unified Planning cannot read {name}: {type(e).__name__}: {e}")
+        if name in UP_UNREADABLE:
+            with pytest.raises(Exception):
+                reader.parse_problem(str(domain), str(problem))
+            checked += 1
+            continue
+        up_problem = reader.parse_problem(str(domain), str(problem))
+        up_plan = reader.parse_plan(up_problem, str(plan_file))
         with SequentialPlanValidator() as validator:
             verdict = validator.validate(up_problem, up_plan)
         assert verdict.status == ValidationResultStatus.VALID, f"{name}/{problem.name}: {verdict}"
