@@ -108,7 +108,7 @@ fn cost_types_guide_the_search_and_the_plan_counts_real_costs() {
 /// under a tight bound, as in an anytime phase: elevators p01 below cost 65
 /// (a plan of 64 exists). Keyed by the successor's g, the search needed
 /// 212,897 expansions; keyed by the parent's g + W·h, as in Fast Downward
-/// (11,271 there), 18,070 (see bench/issue15-wastar.md).
+/// (11,271 there), 18,070 (see bench/results/2026-12-06-issue15-wastar.md).
 #[test]
 fn lazy_weighted_astar_under_a_tight_bound_on_elevators() {
     let dir = temp_dir("wastar-bound");

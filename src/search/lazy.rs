@@ -25,7 +25,7 @@
 //! for its parent. Keying by the successor's g instead pushes an expensive
 //! operator behind the cheap ones of every other state, and under a tight
 //! bound (the anytime phases) that made the search far weaker: see
-//! `bench/issue15-wastar.md`.
+//! `bench/results/2026-12-06-issue15-wastar.md`.
 //!
 //! Against a bound, weighted A* prunes as greedy search does, on g alone: no
 //! transition to a successor whose g exceeds the bound is pushed or taken.
