@@ -209,9 +209,11 @@ fn anytime_plans_get_strictly_cheaper_and_are_valid() {
 fn anytime_writes_numbered_plan_files_and_removes_stale_ones() {
     let dir = temp_dir("anytime");
     let plan_file = dir.join("sas_plan");
-    // Left over from an earlier run: the numbered ones go, the others stay.
+    // Plans left over from an earlier run: the numbered ones go, the others
+    // stay (a numbered file that is not a plan would refuse the run: see
+    // tests/outputs.rs).
     for stale in ["sas_plan.3", "sas_plan.12", "sas_plan.keep", "other.1"] {
-        std::fs::write(dir.join(stale), "stale").expect("write");
+        std::fs::write(dir.join(stale), "(drive a b)\n; cost = 1 (unit cost)\n").expect("write");
     }
     let json = dir.join("stats.json");
     let (domain, problem) = (data(ROADS), data(ROADS_DETOUR));
