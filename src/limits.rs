@@ -13,6 +13,11 @@
 //! on the way out. The payload goes through `resume_unwind`, which runs no
 //! panic hook: nothing is printed and nothing "panics".
 //!
+//! A run's memory is the process's resident set size, unless the process
+//! installs [`CountingAllocator`] (the Python package does), which charges
+//! each run the heap memory its thread allocates: there, runs on other
+//! threads do not count against a run's limit.
+//!
 //! The search engine keeps its own cheaper monitor (`search::limits`) for
 //! the per-configuration time shares of a portfolio; it also honours the
 //! stop flag.
@@ -24,6 +29,10 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use crate::exit;
+
+mod memory;
+
+pub use memory::CountingAllocator;
 
 /// Resource limits; `None` means unlimited.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -154,6 +163,8 @@ struct Watch {
     item: AtomicUsize,
     /// The run has its answer and only frees memory (see [`Answered`]).
     answered: AtomicBool,
+    /// What the run's thread allocates, when allocations are counted.
+    account: memory::Account,
 }
 
 const NO_ITEM: usize = usize::MAX;
@@ -253,6 +264,7 @@ pub fn watch(limits: Limits) -> WatchGuard {
         items: Mutex::new(Vec::new()),
         item: AtomicUsize::new(NO_ITEM),
         answered: AtomicBool::new(false),
+        account: memory::Account::default(),
     });
     if limits.time.is_some() || limits.memory_bytes.is_some() {
         lock(&WATCHES).push(Arc::downgrade(&watch));
@@ -263,6 +275,9 @@ pub fn watch(limits: Limits) -> WatchGuard {
                 .expect("cannot start the watchdog thread");
         });
     }
+    // The account lives as long as `CURRENT` holds the watch, and the
+    // guard stops the charging before it lets go.
+    memory::charge_to(&watch.account);
     CURRENT.with(|c| *c.borrow_mut() = Some(watch));
     WatchGuard { outermost: true }
 }
@@ -275,6 +290,7 @@ pub struct WatchGuard {
 impl Drop for WatchGuard {
     fn drop(&mut self) {
         if self.outermost {
+            memory::charge_none();
             CURRENT.with(|c| c.borrow_mut().take());
         }
     }
@@ -442,10 +458,41 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, Stopped> {
     }
 }
 
+/// The memory the run watched on this thread uses: its account when
+/// allocations are counted (see [`CountingAllocator`]), else the process's
+/// resident set size.
+pub fn memory_in_use() -> Option<u64> {
+    match with_current(|w| w.account.current()) {
+        Some(bytes) if memory::counting() => Some(bytes),
+        _ => resident_set_bytes(),
+    }
+}
+
+/// The most memory the run watched on this thread has used, measured as
+/// [`memory_in_use`] is; without a counted run, the process's peak resident
+/// set size (the true peak, not the last sample).
+pub fn peak_memory_bytes() -> u64 {
+    match with_current(|w| w.account.peak()) {
+        Some(bytes) if memory::counting() => bytes,
+        _ => peak_resident_set_bytes().or_else(resident_set_bytes).unwrap_or(0),
+    }
+}
+
 /// VmRSS of this process, where `/proc` offers it.
 pub fn resident_set_bytes() -> Option<u64> {
+    proc_status_bytes("VmRSS:")
+}
+
+/// VmHWM of this process, where `/proc` offers it: the most it has been
+/// resident at any moment, which the watchdog's samples can miss.
+fn peak_resident_set_bytes() -> Option<u64> {
+    proc_status_bytes("VmHWM:")
+}
+
+/// A size field (in kB) of `/proc/self/status`, in bytes.
+fn proc_status_bytes(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
@@ -465,7 +512,8 @@ fn watchdog() {
             continue;
         }
         let now = Instant::now();
-        let rss = if watches.iter().any(|w| w.memory_bytes.is_some()) {
+        let counting = memory::counting();
+        let rss = if !counting && watches.iter().any(|w| w.memory_bytes.is_some()) {
             resident_set_bytes()
         } else {
             None
@@ -477,8 +525,9 @@ fn watchdog() {
             if w.deadline.is_some_and(|d| now >= d) {
                 w.request(Stop::OutOfTime);
             }
-            if let (Some(limit), Some(rss)) = (w.memory_bytes, rss)
-                && rss > limit
+            let used = if counting { Some(w.account.current()) } else { rss };
+            if let (Some(limit), Some(used)) = (w.memory_bytes, used)
+                && used > limit
             {
                 w.request(Stop::OutOfMemory);
             }

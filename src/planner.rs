@@ -615,7 +615,7 @@ pub fn stopped_report(stopped: Stopped, ground: GroundStats, start: Instant, opt
         plan: None,
         ground,
         search: Statistics {
-            peak_memory_bytes: limits::resident_set_bytes().unwrap_or(0),
+            peak_memory_bytes: limits::peak_memory_bytes(),
             ..Statistics::default()
         },
         config: stopped.phase.name().to_string(),

@@ -242,6 +242,13 @@ def solve(
     the status ``interrupted``. Ctrl-C stops the search and raises
     ``KeyboardInterrupt``; so does an exception raised by ``on_plan``.
 
+    ``memory_limit`` (bytes, or ``"512M"``) and ``time_limit`` belong to
+    this run: runs on other threads never stop it. The memory counted is
+    the heap memory that this run's search thread allocates and still
+    holds, not the interpreter's resident size (which other runs and
+    Python's own objects share); ``stats["peak_memory_bytes"]`` is the most
+    it held.
+
     Raises ``CorvusError`` for refused input and ``ValueError`` for an
     unknown configuration or a malformed limit.
     """

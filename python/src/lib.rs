@@ -21,6 +21,12 @@ use corvus::pddl::{self, Domain, PddlError, Problem};
 use corvus::planner::{self, Config, FoundPlan, Options, PlannerError, Report};
 use corvus::search::Limits;
 
+/// Each run's memory limit counts what its own search thread allocates, not
+/// the interpreter's resident size: runs on other threads (another `solve`,
+/// Python's own objects) do not count against it.
+#[global_allocator]
+static ALLOCATOR: limits::CountingAllocator = limits::CountingAllocator;
+
 /// Domain and problem: file paths, or PDDL text when `from_text`.
 fn load(domain: &str, problem: &str, from_text: bool) -> Result<(Domain, Problem), PddlError> {
     if from_text {

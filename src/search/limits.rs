@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use super::{Limits, Outcome};
 use crate::limits::Stop;
-pub use crate::limits::resident_set_bytes;
 
-/// How often the resident set size is read from `/proc`.
+/// How often the run's memory ([`crate::limits::memory_in_use`]: the
+/// resident set size from `/proc`, or the run's account) is read.
 const RSS_PERIOD: Duration = Duration::from_millis(100);
 
 pub struct Monitor<'a> {
@@ -40,7 +40,7 @@ impl<'a> Monitor<'a> {
         self.start.elapsed()
     }
 
-    /// Highest memory use seen so far (estimate or resident set size).
+    /// Highest memory use seen so far (estimate or the run's memory).
     pub fn peak_bytes(&self) -> u64 {
         self.peak
     }
@@ -60,7 +60,7 @@ impl<'a> Monitor<'a> {
         let now = Instant::now();
         if self.last_rss_read.is_none_or(|t| now.duration_since(t) >= RSS_PERIOD) {
             self.last_rss_read = Some(now);
-            if let Some(rss) = resident_set_bytes() {
+            if let Some(rss) = crate::limits::memory_in_use() {
                 self.rss = rss;
             }
         }

@@ -10,7 +10,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::limits::{self, Monitor};
+use super::limits::Monitor;
 use super::progress::ProgressLine;
 use super::{Outcome, SearchConfig, Statistics};
 use crate::task::registry::{StateId, StateRegistry};
@@ -185,8 +185,11 @@ impl<'a> RunLog<'a> {
     /// `registered`: states in the registry) and, if verbose, their log lines.
     pub fn finish(mut self, task: &Task, outcome: Outcome, memory: u64, registered: usize) -> (Outcome, Statistics) {
         self.stats.search_time = self.monitor.elapsed();
-        let rss = limits::resident_set_bytes().unwrap_or(0);
-        self.stats.peak_memory_bytes = self.monitor.peak_bytes().max(memory).max(rss);
+        // The true peak, or the engine's own count (capacities, some of
+        // them never touched) where that is larger: it is what the memory
+        // limit was checked against.
+        let peak = crate::limits::peak_memory_bytes();
+        self.stats.peak_memory_bytes = self.monitor.peak_bytes().max(memory).max(peak);
         self.progress_line.clear();
         if self.verbose {
             let s = &self.stats;

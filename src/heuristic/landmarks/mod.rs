@@ -123,7 +123,8 @@ impl LandmarkGraph {
 
     /// The graph of these landmarks and (acyclic, one per pair) orderings.
     fn assemble(num_facts: usize, landmarks: Vec<Landmark>, mut orderings: Vec<Ordering>) -> Self {
-        orderings.sort_by_key(|o| (o.from, o.to));
+        // One ordering per pair: in place, without a buffer of their size.
+        orderings.sort_unstable_by_key(|o| (o.from, o.to));
         let mut parents = vec![Vec::new(); landmarks.len()];
         let mut children = vec![Vec::new(); landmarks.len()];
         for (i, o) in orderings.iter().enumerate() {

@@ -19,17 +19,19 @@
 //! not interfere as a whole, and a landmark true initially is accepted
 //! before any ordering could matter.
 
-use std::collections::HashSet;
-
 use super::{Landmark, LandmarkId, Ordering, OrderingKind};
 use crate::task::invariants::MutexTable;
 use crate::task::{FactId, Task};
 
 /// The reasonable orderings among `landmarks` given the sound `orderings`
-/// (greedy-necessary and natural); pairs already ordered are left out.
+/// (greedy-necessary and natural, sorted by (from, to)); pairs already
+/// ordered are left out.
 pub fn reasonable(task: &Task, landmarks: &[Landmark], orderings: &[Ordering]) -> Vec<Ordering> {
+    debug_assert!(orderings.is_sorted_by_key(|o| (o.from, o.to)));
     let interference = Interference::new(task, landmarks, orderings);
-    let ordered: HashSet<(LandmarkId, LandmarkId)> = orderings.iter().map(|o| (o.from, o.to)).collect();
+    // A search in the sorted orderings rather than a set of them: a set
+    // would double their memory in one step.
+    let ordered = |pair: &(LandmarkId, LandmarkId)| orderings.binary_search_by_key(pair, |o| (o.from, o.to)).is_ok();
     let candidate = |id: LandmarkId| {
         let lm = &landmarks[id as usize];
         !lm.is_disjunctive() && !lm.true_initially
@@ -64,7 +66,7 @@ pub fn reasonable(task: &Task, landmarks: &[Landmark], orderings: &[Ordering]) -
     found.dedup();
     found
         .into_iter()
-        .filter(|pair| !ordered.contains(pair))
+        .filter(|pair| !ordered(pair))
         .map(|(from, to)| Ordering {
             from,
             to,
@@ -147,13 +149,17 @@ impl<'a> Interference<'a> {
 /// advice. Dropping an ordering only lets a heuristic accept a landmark
 /// sooner, so every choice is safe; this one keeps the strongest.
 pub fn without_cycles(num_landmarks: usize, mut candidates: Vec<Ordering>) -> (Vec<Ordering>, usize) {
-    candidates.sort_by_key(|o| (std::cmp::Reverse(o.kind), o.from, o.to));
+    // The pairs are distinct, so an unstable sort (in place, without a
+    // buffer of half their size) gives the same order.
+    candidates.sort_unstable_by_key(|o| (std::cmp::Reverse(o.kind), o.from, o.to));
     let mut successors: Vec<Vec<LandmarkId>> = vec![Vec::new(); num_landmarks];
     let mut kept = Vec::with_capacity(candidates.len());
     let mut dropped = 0;
     let mut visited = vec![false; num_landmarks];
     let mut stack = Vec::new();
     for o in candidates {
+        // A search per ordering: quadratic when the orderings are.
+        crate::limits::checkpoint();
         if reaches(&successors, o.to, o.from, &mut visited, &mut stack) {
             dropped += 1;
             continue;

@@ -32,7 +32,7 @@
 //! landmark found inside a known disjunctive one replaces it (the fact says
 //! more than the disjunction); the disjunction's orderings go with it.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use bitvec::prelude::*;
 
@@ -75,7 +75,17 @@ struct Backchain<'a> {
     removed: Vec<bool>,
     /// Per task fact, the (live) landmark containing it.
     landmark_of: Vec<Option<LandmarkId>>,
-    orderings: HashMap<(LandmarkId, LandmarkId), OrderingKind>,
+    /// Per landmark, the orderings into it that its expansion found: the
+    /// sources, sorted, each with its strongest kind. Lists per landmark
+    /// rather than one table of pairs: the natural orderings can be
+    /// quadratic in the landmarks, and these grow by a landmark's worth at
+    /// a time, between checkpoints, where a table of pairs grows by doubling
+    /// in one step (a corridor of 20,000 cells went 100 MB past its memory
+    /// limit that way).
+    into: Vec<Vec<(LandmarkId, OrderingKind)>>,
+    /// Per landmark, the targets of the natural orderings out of it that
+    /// [`Backchain::natural_orderings`] found and `into` lacks, sorted.
+    natural_from: Vec<Vec<LandmarkId>>,
     /// Per landmark expanded: the task facts reached without its achievers.
     reached_without: Vec<Option<BitVec<u64>>>,
     queue: VecDeque<LandmarkId>,
@@ -97,7 +107,8 @@ impl<'a> Backchain<'a> {
             landmarks: Vec::new(),
             removed: Vec::new(),
             landmark_of: vec![None; task.num_facts()],
-            orderings: HashMap::new(),
+            into: Vec::new(),
+            natural_from: Vec::new(),
             reached_without: Vec::new(),
             queue: VecDeque::new(),
         }
@@ -137,6 +148,8 @@ impl<'a> Backchain<'a> {
             first_achievers: Vec::new(),
         });
         self.removed.push(false);
+        self.into.push(Vec::new());
+        self.natural_from.push(Vec::new());
         self.reached_without.push(None);
         self.queue.push_back(id);
         id
@@ -174,21 +187,27 @@ impl<'a> Backchain<'a> {
         Some(self.add(facts))
     }
 
-    fn order(&mut self, from: LandmarkId, to: LandmarkId, kind: OrderingKind) {
-        if from == to {
-            return;
-        }
-        let entry = self.orderings.entry((from, to)).or_insert(kind);
-        *entry = (*entry).max(kind);
-    }
-
-    /// Finds the first achievers of landmark `id` and the landmarks they
-    /// imply.
+    /// Finds the first achievers of landmark `id`, the landmarks they imply
+    /// and the orderings into `id`.
     fn expand(&mut self, id: LandmarkId) {
         let lm = &self.landmarks[id as usize];
         if self.removed[id as usize] || lm.true_initially {
             return;
         }
+        let mut into = Vec::new();
+        self.expand_into(id, &mut into);
+        // Strongest kind first within a source, then one per source.
+        into.sort_unstable_by_key(|&(from, kind)| (from, std::cmp::Reverse(kind)));
+        into.dedup_by_key(|&mut (from, _)| from);
+        into.retain(|&(from, _)| from != id);
+        into.shrink_to_fit();
+        self.into[id as usize] = into;
+    }
+
+    /// [`Backchain::expand`] without the bookkeeping of the orderings found,
+    /// which go to `into` (source and kind, in any order, repeats allowed).
+    fn expand_into(&mut self, id: LandmarkId, into: &mut Vec<(LandmarkId, OrderingKind)>) {
+        let lm = &self.landmarks[id as usize];
         let facts = lm.facts.clone();
         let achievers: Vec<RelaxedOpId> = self.relaxed_achievers(&facts).collect();
         let init = self.task.initial_state();
@@ -205,7 +224,7 @@ impl<'a> Backchain<'a> {
         if let [fact] = facts[..] {
             for before in self.transitions.necessary_before(fact) {
                 let parent = self.simple(before);
-                self.order(parent, id, OrderingKind::Natural);
+                into.push((parent, OrderingKind::Natural));
             }
         }
         if first.is_empty() {
@@ -224,7 +243,7 @@ impl<'a> Backchain<'a> {
         shared.retain(|&f| f < task_facts);
         for &p in &shared {
             let parent = self.simple(p);
-            self.order(parent, id, OrderingKind::GreedyNecessary);
+            into.push((parent, OrderingKind::GreedyNecessary));
         }
 
         // Per predicate, the other preconditions of its facts, when every
@@ -256,13 +275,14 @@ impl<'a> Backchain<'a> {
             .collect();
         for facts in candidates {
             if let Some(parent) = self.disjunctive(facts) {
-                self.order(parent, id, OrderingKind::GreedyNecessary);
+                into.push((parent, OrderingKind::GreedyNecessary));
             }
         }
     }
 
     /// `L →nat M` for every landmark `M` (not true initially) that the
-    /// relaxation does not reach without the achievers of `L`.
+    /// relaxation does not reach without the achievers of `L`, unless `M`'s
+    /// expansion ordered `L` before it already.
     fn natural_orderings(&mut self) {
         for l in 0..self.landmarks.len() {
             crate::limits::checkpoint();
@@ -272,19 +292,26 @@ impl<'a> Backchain<'a> {
             if self.removed[l] {
                 continue;
             }
+            let source = l as LandmarkId;
+            let mut targets = Vec::new();
             for m in 0..self.landmarks.len() {
                 let lm = &self.landmarks[m];
                 if m == l || self.removed[m] || lm.true_initially {
                     continue;
                 }
-                if lm.facts.iter().all(|&f| !reached[f as usize]) {
-                    self.order(l as LandmarkId, m as LandmarkId, OrderingKind::Natural);
+                if lm.facts.iter().all(|&f| !reached[f as usize])
+                    && self.into[m].binary_search_by_key(&source, |&(from, _)| from).is_err()
+                {
+                    targets.push(m as LandmarkId);
                 }
             }
+            targets.shrink_to_fit();
+            self.natural_from[l] = targets;
         }
     }
 
-    /// The live landmarks, renumbered densely, and their orderings.
+    /// The live landmarks, renumbered densely, and their orderings, sorted
+    /// by (from, to).
     fn finish(self) -> Found {
         let mut new_id = vec![LandmarkId::MAX; self.landmarks.len()];
         let mut landmarks = Vec::new();
@@ -294,21 +321,33 @@ impl<'a> Backchain<'a> {
                 landmarks.push(lm);
             }
         }
-        let mut orderings: Vec<Ordering> = self
-            .orderings
-            .into_iter()
-            .filter(|((from, to), _)| {
-                // Natural orderings can be quadratic in the landmarks.
-                crate::limits::checkpoint();
-                new_id[*from as usize] != LandmarkId::MAX && new_id[*to as usize] != LandmarkId::MAX
-            })
-            .map(|((from, to), kind)| Ordering {
-                from: new_id[from as usize],
-                to: new_id[to as usize],
-                kind,
-            })
-            .collect();
-        orderings.sort_by_key(|o| (o.from, o.to));
+        let live = |id: LandmarkId| new_id[id as usize] != LandmarkId::MAX;
+        let mut orderings: Vec<Ordering> = Vec::new();
+        for (to, into) in self.into.iter().enumerate() {
+            // Natural orderings can be quadratic in the landmarks.
+            crate::limits::checkpoint();
+            let to = to as LandmarkId;
+            for &(from, kind) in into.iter().filter(|&&(from, _)| live(from) && live(to)) {
+                orderings.push(Ordering {
+                    from: new_id[from as usize],
+                    to: new_id[to as usize],
+                    kind,
+                });
+            }
+        }
+        for (from, targets) in self.natural_from.iter().enumerate() {
+            crate::limits::checkpoint();
+            let from = from as LandmarkId;
+            for &to in targets.iter().filter(|&&to| live(from) && live(to)) {
+                orderings.push(Ordering {
+                    from: new_id[from as usize],
+                    to: new_id[to as usize],
+                    kind: OrderingKind::Natural,
+                });
+            }
+        }
+        // One ordering per pair: in place, without a buffer of their size.
+        orderings.sort_unstable_by_key(|o| (o.from, o.to));
         Found { landmarks, orderings }
     }
 }
