@@ -200,3 +200,87 @@ fn text_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
         stderr(&out)
     );
 }
+
+/// The exit code, stdout and peak resident set size (VmHWM, polled while it
+/// runs) of `corvus args`.
+fn peak_of(args: &[&str]) -> (Option<i32>, String, u64) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_corvus"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("corvus runs");
+    let mut out_pipe = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut out_pipe, &mut s);
+        s
+    });
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let status = loop {
+        if let Ok(status) = std::fs::read_to_string(&status_file)
+            && let Some(kb) = status
+                .lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        {
+            peak = peak.max(kb * 1024);
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    (status.code(), reader.join().expect("stdout thread"), peak)
+}
+
+#[test]
+fn validate_memory_follows_the_task_not_the_length_of_a_line() {
+    const MIB: u64 = 1 << 20;
+    let dir = scratch("validate-lines");
+    let validate = |plan: &str| peak_of(&["validate", &data(BLOCKS), &data(BLOCKS_4), plan]);
+    // One step with 5 million arguments (10 MB): 678 MB before, when every
+    // argument was a token and a string.
+    let text = format!("(stack{})\n", " a".repeat(5_000_000));
+    let (exit, out, peak) = validate(&written(&dir, "args.plan", &text));
+    assert_eq!(exit, Some(1), "{out}");
+    assert!(out.contains("step 1: `stack` takes 2 arguments, got 5000000"), "{out}");
+    assert!(peak < 3 * text.len() as u64, "peak {} MB", peak / MIB);
+    // An unknown action name of 10 MB is quoted by a short prefix.
+    let text = format!("(pick-up a)\n({} a b)\n", "x".repeat(10_000_000));
+    let (exit, out, peak) = validate(&written(&dir, "name.plan", &text));
+    assert_eq!(exit, Some(1), "{out}");
+    let expected = format!("step 2: unknown action `{}...`", "x".repeat(60));
+    assert!(
+        out.contains(&expected) && out.len() < 200,
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    assert!(peak < 3 * text.len() as u64, "peak {} MB", peak / MIB);
+    // So is an object, and a syntax error later in the file still wins.
+    let text = format!("(pick-up {})\n(stack a b\n", "o".repeat(1_000));
+    let out = corvus(&[
+        "validate",
+        &data(BLOCKS),
+        &data(BLOCKS_4),
+        &written(&dir, "object.plan", &text),
+    ]);
+    assert_eq!(code(&out), 31, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("object.plan:3:1: expected `)` to close the step opened at 2:1"),
+        "{}",
+        stderr(&out)
+    );
+    let text = format!("(pick-up {})\n", "o".repeat(1_000));
+    let out = corvus(&[
+        "validate",
+        &data(BLOCKS),
+        &data(BLOCKS_4),
+        &written(&dir, "object.plan", &text),
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let expected = format!("step 1: unknown object `{}...`", "o".repeat(60));
+    assert!(stdout(&out).contains(&expected), "{}", stdout(&out));
+}
