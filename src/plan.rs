@@ -9,8 +9,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use pest::Parser;
-use pest::error::{ErrorVariant, InputLocation};
+use std::borrow::Borrow;
 
 use crate::pddl::{
     Action, Atom, Condition, CostExpr, DerivedRule, Domain, Effect, GroundAtom, Location, Places, Problem, Term,
@@ -44,24 +43,19 @@ pub struct PlanParseError {
 // Reading plans
 // ---------------------------------------------------------------------------
 
-#[derive(pest_derive::Parser)]
-#[grammar = "../grammar/plan.pest"]
-struct PlanGrammar;
-
-/// Reads an IPC plan file (grammar in `grammar/plan.pest`): one
-/// `(action obj ...)` per line, `;` comments.
+/// Reads an IPC plan file: one `(action obj ...)` per line, `;` comments to
+/// the end of the line. Names are lower-cased.
 ///
 /// Also accepted, because real planners write them: several steps on one
 /// line, a time stamp before a step (`0: (move a b)`), and a duration after it
-/// (`(move a b) [1]`). Names are lower-cased.
+/// (`(move a b) [1]`).
 pub fn parse_plan(text: &str, file: &str) -> Result<Plan, PlanParseError> {
     let steps = plan_steps(text, file).collect::<Result<_, _>>()?;
     Ok(Plan { steps })
 }
 
 /// The steps of a plan file's text one at a time, as [`parse_plan`] reads
-/// them, ending after the first syntax error. A reader that does not keep
-/// the steps (`validate`: [`validate_steps`]) needs no memory beyond the text.
+/// them, ending after the first syntax error.
 pub fn plan_steps<'t>(text: &'t str, file: &'t str) -> PlanSteps<'t> {
     PlanSteps {
         text,
@@ -69,124 +63,226 @@ pub fn plan_steps<'t>(text: &'t str, file: &'t str) -> PlanSteps<'t> {
         places: Places::new(text),
         offset: 0,
         done: false,
+        bounds: StepBounds {
+            args: usize::MAX,
+            name_chars: usize::MAX,
+        },
     }
 }
 
+/// What a reader keeps of a step. A name longer than `name_chars` cannot
+/// name anything of the task: it is kept as a short prefix (see [`short`]),
+/// which names nothing either. Arguments beyond `args` are counted, not
+/// kept. So the memory of a step is bounded by the task, whatever the
+/// length of its line.
+#[derive(Clone, Copy, Debug)]
+struct StepBounds {
+    args: usize,
+    name_chars: usize,
+}
+
+/// A step as read, with its number of arguments (more than `step.args`
+/// holds when the bounds cut them off).
+struct ReadStep {
+    step: PlanStep,
+    arg_count: usize,
+}
+
+/// The reader behind [`plan_steps`]. A word is whatever stands between
+/// parentheses, brackets, `;` and (Unicode) whitespace; a time stamp is a
+/// number and `:` (`12.5:`), a duration a number in brackets. Nothing
+/// nests, so the reader keeps no stack.
 pub struct PlanSteps<'t> {
     text: &'t str,
     file: &'t str,
     places: Places<'t>,
     offset: usize,
     done: bool,
+    bounds: StepBounds,
 }
 
 impl Iterator for PlanSteps<'_> {
     type Item = Result<PlanStep, PlanParseError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.next_read().map(|read| read.map(|r| r.step))
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    !matches!(c, '(' | ')' | '[' | ']' | ';') && !c.is_whitespace()
+}
+
+/// At most 60 characters of a name or token from the input, for a message:
+/// a line may hold a name of 100 MB.
+fn short(name: &str) -> String {
+    const QUOTED: usize = 60;
+    match name.char_indices().nth(QUOTED) {
+        Some((cut, _)) => format!("{}...", &name[..cut]),
+        None => name.to_string(),
+    }
+}
+
+impl PlanSteps<'_> {
+    fn next_read(&mut self) -> Option<Result<ReadStep, PlanParseError>> {
         if self.done {
             return None;
         }
-        let (text, offset) = (self.text, self.offset);
-        let mut pairs = match PlanGrammar::parse(Rule::next_entry, &text[offset..]) {
-            Ok(pairs) => pairs,
-            Err(e) => {
-                self.done = true;
-                return Some(Err(syntax_error(&e, text, offset, self.file)));
-            }
-        };
-        let entry = pairs.next()?;
-        let entry_end = offset + entry.as_span().end();
-        // Without a step, the entry is the end of the file.
-        let Some(step) = entry.into_inner().find(|pair| pair.as_rule() == Rule::step) else {
+        let read = self.read_step();
+        if !matches!(read, Some(Ok(_))) {
             self.done = true;
-            return None;
+        }
+        read
+    }
+
+    fn char_at(&self, offset: usize) -> Option<char> {
+        self.text[offset..].chars().next()
+    }
+
+    /// The offset after whitespace and comments from `offset` on.
+    fn after_blanks(&self, mut offset: usize) -> usize {
+        while let Some(c) = self.char_at(offset) {
+            if c.is_whitespace() {
+                offset += c.len_utf8();
+            } else if c == ';' {
+                offset = self.text[offset..].find('\n').map_or(self.text.len(), |n| offset + n);
+            } else {
+                break;
+            }
+        }
+        offset
+    }
+
+    fn word_end(&self, offset: usize) -> usize {
+        self.text[offset..]
+            .find(|c: char| !is_word_char(c))
+            .map_or(self.text.len(), |n| offset + n)
+    }
+
+    /// The end of a number (`12` or `12.5`) that starts at `offset`.
+    fn number_end(&self, offset: usize) -> Option<usize> {
+        let digits = |from: usize| {
+            let n = self.text[from..].bytes().take_while(u8::is_ascii_digit).count();
+            (n > 0).then_some(from + n)
         };
-        let location = self.places.at(offset + step.as_span().start());
-        let mut words = step.into_inner().map(|word| word.as_str().to_lowercase());
-        self.offset = entry_end;
-        Some(Ok(PlanStep {
-            action: words.next().unwrap_or_default(),
-            args: words.collect(),
-            location,
+        let end = digits(offset)?;
+        match self.text[end..].starts_with('.') {
+            true => Some(digits(end + 1).unwrap_or(end)),
+            false => Some(end),
+        }
+    }
+
+    /// Whether a word ends at `offset` (the next character is not a word's).
+    fn word_ends(&self, offset: usize) -> bool {
+        !self.char_at(offset).is_some_and(is_word_char)
+    }
+
+    /// The word from `offset` to `end` as a step holds it: lower-cased, or
+    /// its short prefix when it is longer than any name of the task.
+    fn name(&self, offset: usize, end: usize) -> String {
+        let word = &self.text[offset..end];
+        // Lower-casing never makes fewer characters, so a word of more
+        // characters than the longest name cannot match one.
+        if self.bounds.name_chars < usize::MAX && word.chars().nth(self.bounds.name_chars).is_some() {
+            return short(word).to_lowercase();
+        }
+        word.to_lowercase()
+    }
+
+    /// The token at `offset` as an error message shows it.
+    fn found(&self, offset: usize) -> String {
+        match self.char_at(offset) {
+            None => "end of file".to_string(),
+            Some(c @ ('(' | ')' | '[' | ']')) => format!("`{c}`"),
+            Some(_) => format!("`{}`", short(&self.text[offset..self.word_end(offset)]).to_lowercase()),
+        }
+    }
+
+    fn error(&mut self, offset: usize, message: String) -> PlanParseError {
+        PlanParseError {
+            file: self.file.to_string(),
+            location: self.places.at(offset),
+            message,
+        }
+    }
+
+    /// The next entry: `[STAMP:] (ACTION OBJECT...) [[DURATION]]`; `None`
+    /// at the end of the text.
+    fn read_step(&mut self) -> Option<Result<ReadStep, PlanParseError>> {
+        let mut at = self.after_blanks(self.offset);
+        if at == self.text.len() {
+            return None;
+        }
+        let mut stamp = None;
+        if let Some(end) = self.number_end(at)
+            && self.text[end..].starts_with(':')
+            && self.word_ends(end + 1)
+        {
+            stamp = Some(&self.text[at..=end]);
+            at = self.after_blanks(end + 1);
+        }
+        if self.char_at(at) != Some('(') {
+            let message = match stamp {
+                Some(stamp) if at == self.text.len() => {
+                    format!("expected `(` after the time stamp `{stamp}`, found end of file")
+                }
+                _ => format!("expected `(` to start a plan step, found {}", self.found(at)),
+            };
+            return Some(Err(self.error(at, message)));
+        }
+        let location = self.places.at(at);
+        at = self.after_blanks(at + 1);
+        let end = self.word_end(at);
+        if end == at {
+            let message = format!("expected an action name, found {}", self.found(at));
+            return Some(Err(self.error(at, message)));
+        }
+        let action = self.name(at, end);
+        let (mut args, mut arg_count) = (Vec::new(), 0);
+        at = self.after_blanks(end);
+        loop {
+            match self.char_at(at) {
+                Some(')') => break,
+                None => {
+                    let Location { line, col } = location;
+                    let message = format!("expected `)` to close the step opened at {line}:{col}, found end of file");
+                    return Some(Err(self.error(at, message)));
+                }
+                Some(_) => {}
+            }
+            let end = self.word_end(at);
+            if end == at {
+                let message = format!("expected an object name or `)`, found {}", self.found(at));
+                return Some(Err(self.error(at, message)));
+            }
+            arg_count += 1;
+            if args.len() <= self.bounds.args {
+                args.push(self.name(at, end));
+            }
+            at = self.after_blanks(end);
+        }
+        at = self.after_blanks(at + 1);
+        if self.char_at(at) == Some('[') {
+            at = self.after_blanks(at + 1);
+            match self.number_end(at) {
+                Some(end) if self.word_ends(end) => at = self.after_blanks(end),
+                _ => {
+                    let message = format!("expected a duration number, found {}", self.found(at));
+                    return Some(Err(self.error(at, message)));
+                }
+            }
+            if self.char_at(at) != Some(']') {
+                let message = format!("expected `]`, found {}", self.found(at));
+                return Some(Err(self.error(at, message)));
+            }
+            at += 1;
+        }
+        self.offset = at;
+        Some(Ok(ReadStep {
+            step: PlanStep { action, args, location },
+            arg_count,
         }))
     }
-}
-
-/// Turns pest's error in the entry at `entry_offset` into ours: what the
-/// rule pest stopped in needed, and the token found instead.
-fn syntax_error(e: &pest::error::Error<Rule>, text: &str, entry_offset: usize, file: &str) -> PlanParseError {
-    let offset = entry_offset
-        + match e.location {
-            InputLocation::Pos(p) | InputLocation::Span((p, _)) => p,
-        };
-    let error = |location: Location, message: String| PlanParseError {
-        file: file.to_string(),
-        location,
-        message,
-    };
-    let location = Places::new(text).at(offset);
-    let expected: &[Rule] = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => positives,
-        ErrorVariant::CustomError { message } => return error(location, message.clone()),
-    };
-    let found = found_at(text, offset);
-    // At the end of the file, the message names the step or time stamp left open.
-    let (stamp, open) = if offset == text.len() {
-        cut_off_entry(&text[entry_offset..])
-    } else {
-        (None, None)
-    };
-    let message = if expected.contains(&Rule::duration_value) {
-        format!("expected a duration number, found {found}")
-    } else if expected.contains(&Rule::duration_end) {
-        format!("expected `]`, found {found}")
-    } else if expected.contains(&Rule::action) {
-        format!("expected an action name, found {found}")
-    } else if expected.contains(&Rule::object) {
-        match open {
-            Some(open) => {
-                let open = Places::new(text).at(entry_offset + open);
-                format!(
-                    "expected `)` to close the step opened at {}:{}, found end of file",
-                    open.line, open.col
-                )
-            }
-            None => format!("expected an object name or `)`, found {found}"),
-        }
-    } else {
-        match stamp {
-            Some(stamp) => format!("expected `(` after the time stamp `{stamp}`, found end of file"),
-            None => format!("expected `(` to start a plan step, found {found}"),
-        }
-    };
-    error(location, message)
-}
-
-/// The token at `offset` as an error message shows it: `` `(` ``, a
-/// lower-cased word, or end of file.
-fn found_at(text: &str, offset: usize) -> String {
-    match PlanGrammar::parse(Rule::token, &text[offset..]) {
-        Ok(token) => format!("`{}`", token.as_str().to_lowercase()),
-        Err(_) => "end of file".to_string(),
-    }
-}
-
-/// The time stamp and the offset of the `(` of `entry`, an entry that the
-/// end of the file cuts off, as far as it got.
-fn cut_off_entry(entry: &str) -> (Option<&str>, Option<usize>) {
-    let (mut stamp, mut open) = (None, None);
-    for pair in PlanGrammar::parse(Rule::cut_off, entry)
-        .into_iter()
-        .flat_map(|pairs| pairs.flatten())
-    {
-        match pair.as_rule() {
-            Rule::time_stamp => stamp = Some(pair.as_str()),
-            Rule::step_open => open = Some(pair.as_span().start()),
-            _ => {}
-        }
-    }
-    (stamp, open)
 }
 
 /// Writes a plan in the IPC format, ending with `; cost = N (unit cost)` or
@@ -858,26 +954,75 @@ fn substitute<'v>(condition: &Condition, value: &mut dyn FnMut(&str) -> Option<&
 
 /// Replays `plan` from the initial state of `problem`.
 pub fn validate(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Validation, InvalidPlan> {
-    validate_steps(domain, problem, plan.steps.iter().cloned())
+    let world = World::new(domain, problem);
+    replay_steps(&world, problem, plan.steps.iter().map(|s| (s, s.args.len())))
 }
 
-/// [`validate`] on steps that come one at a time (e.g. from
-/// [`plan_steps`]), so that a long plan file is never held as steps.
-pub fn validate_steps(
+/// Reads a plan file's text and replays its steps as they are read (the
+/// plan is never held as steps): the verdict of [`validate`], or the
+/// file's first syntax error, which wins over the verdict wherever it
+/// stands. A step keeps no more than the task can use (no more arguments
+/// than an action of the domain takes, no name longer than the task's
+/// longest), so the memory is the text's and the task's, whatever the
+/// length of a line.
+pub fn validate_text(
     domain: &Domain,
     problem: &Problem,
-    steps: impl IntoIterator<Item = PlanStep>,
-) -> Result<Validation, InvalidPlan> {
+    text: &str,
+    file: &str,
+) -> Result<Result<Validation, InvalidPlan>, PlanParseError> {
     let world = World::new(domain, problem);
+    let names = domain.actions.iter().map(|a| &a.name);
+    let names = names.chain(domain.constants.iter().chain(&problem.objects).map(|o| &o.name));
+    let mut steps = PlanSteps {
+        bounds: StepBounds {
+            args: domain.actions.iter().map(|a| a.params.len()).max().unwrap_or(0),
+            name_chars: names.map(|n| n.chars().count()).max().unwrap_or(0),
+        },
+        ..plan_steps(text, file)
+    };
+    let mut syntax_error = None;
+    let read = std::iter::from_fn(|| steps.next_read())
+        .map_while(|read| read.map_err(|e| syntax_error = Some(e)).ok())
+        .map(|read| (read.step, read.arg_count));
+    let verdict = replay_steps(&world, problem, read);
+    if let Some(e) = syntax_error {
+        return Err(e);
+    }
+    // Past a step that does not apply, the rest is only read for syntax.
+    while let Some(read) = steps.next_read() {
+        read?;
+    }
+    Ok(verdict)
+}
+
+/// Replays steps, each with its number of arguments (more than the step
+/// holds when a bounded reader kept only the first ones), from the initial
+/// state; then checks the goal.
+fn replay_steps<'a, S: Borrow<PlanStep>>(
+    world: &World<'a>,
+    problem: &'a Problem,
+    steps: impl Iterator<Item = (S, usize)>,
+) -> Result<Validation, InvalidPlan> {
     let mut state: Facts = problem.init.iter().cloned().collect();
     let mut cost: u64 = 0;
     let mut length = 0;
-    for (index, step) in steps.into_iter().enumerate() {
-        let step_cost = apply_step(&world, &mut state, &step, index + 1)?;
+    for (index, (step, arg_count)) in steps.enumerate() {
+        let step_cost = apply_step(world, &mut state, step.borrow(), index + 1).map_err(|e| match e {
+            InvalidPlan::WrongArity {
+                step, action, expected, ..
+            } => InvalidPlan::WrongArity {
+                step,
+                action,
+                expected,
+                got: arg_count,
+            },
+            e => e,
+        })?;
         cost = cost.saturating_add(step_cost);
         length += 1;
     }
-    check_goal(&world, problem, &state)?;
+    check_goal(world, problem, &state)?;
     Ok(Validation { length, cost })
 }
 
@@ -954,7 +1099,7 @@ fn bind_step<'a>(world: &World<'a>, step: &PlanStep, number: usize) -> Result<&'
         .copied()
         .ok_or_else(|| InvalidPlan::UnknownAction {
             step: number,
-            action: step.action.clone(),
+            action: short(&step.action),
         })?;
     if action.params.len() != step.args.len() {
         return Err(InvalidPlan::WrongArity {
@@ -984,7 +1129,7 @@ fn bind_params<'a>(
                 .get_key_value(arg.as_str())
                 .ok_or_else(|| InvalidPlan::UnknownObject {
                     step: number,
-                    object: arg.clone(),
+                    object: short(arg),
                 })?;
         // An object declared without a type is an `object`; `either` on the
         // parameter accepts any of its types.

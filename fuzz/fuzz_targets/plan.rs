@@ -1,5 +1,8 @@
 //! The IPC plan reader, and the validator replaying what it reads on a fixed
-//! small task (Blocksworld with 4 blocks).
+//! small task (Blocksworld with 4 blocks): the plan read whole and then
+//! validated must get the verdict that `validate_text` (the bounded reader
+//! of `corvus validate`) gets. An input that starts with `*` is its rest
+//! repeated to about 16 KB, so that long lines are read on every run.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -22,11 +25,23 @@ fn task() -> &'static (Domain, Problem) {
     })
 }
 
+const LONG: usize = 16_000;
+
 fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data)
-        && let Ok(plan) = corvus::plan::parse_plan(text, "fuzz.plan")
-    {
-        let (domain, problem) = task();
-        let _ = corvus::plan::validate(domain, problem, &plan);
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let text = match text.strip_prefix('*') {
+        Some(rest) if !rest.is_empty() => rest.repeat(LONG / rest.len() + 1),
+        _ => text.to_string(),
+    };
+    let (domain, problem) = task();
+    let whole = corvus::plan::parse_plan(&text, "fuzz.plan").map(|plan| corvus::plan::validate(domain, problem, &plan));
+    let bounded = corvus::plan::validate_text(domain, problem, &text, "fuzz.plan");
+    match (&whole, &bounded) {
+        (Err(a), Err(b)) => assert_eq!(a, b, "the same syntax error"),
+        (Ok(Ok(a)), Ok(Ok(b))) => assert_eq!(a, b, "the same valid plan"),
+        (Ok(Err(_)), Ok(Err(_))) => {}
+        _ => panic!("verdicts differ: {whole:?} against {bounded:?}"),
     }
 });

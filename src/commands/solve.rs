@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::files::{self, Inputs, Kind};
 use super::stats_json::{SolveStats, Stats};
-use super::{CommandError, finish, read_file, write_stats, write_stdout};
+use super::{CommandError, finish, write_stats, write_stdout};
 use crate::exit;
 use crate::ground::GroundStats;
 use crate::limits;
@@ -200,21 +200,9 @@ pub fn validate(domain: &Path, problem: &Path, plan_path: &Path) -> i32 {
 
 fn validate_plan_file(domain: &Path, problem: &Path, plan_path: &Path) -> Result<i32, CommandError> {
     let (domain, problem) = crate::pddl::load(domain, problem)?;
-    let text = read_file(plan_path)?;
+    let text = crate::pddl::read_text(plan_path)?;
     let file = plan_path.display().to_string();
-    // The steps are replayed as they are read, so that the memory is the
-    // text's and not that of its steps. A syntax error anywhere in the file
-    // wins over the replay's verdict, as when the plan is read at once.
-    let mut steps = plan::plan_steps(&text, &file);
-    let mut syntax_error = None;
-    let verdict = plan::validate_steps(
-        &domain,
-        &problem,
-        steps.by_ref().map_while(|s| s.map_err(|e| syntax_error = Some(e)).ok()),
-    );
-    if let Some(e) = syntax_error.or_else(|| steps.find_map(Result::err)) {
-        return Err(e.into());
-    }
+    let verdict = plan::validate_text(&domain, &problem, &text, &file)?;
     Ok(match verdict {
         Ok(v) => {
             println!("plan valid: {} steps, cost {}", v.length, v.cost);

@@ -2,6 +2,7 @@
 //! problem against its domain.
 
 use super::ast::*;
+use super::parse::ProblemPlaces;
 use super::{ErrorKind, PddlError, TypeHierarchy};
 use std::collections::{HashMap, HashSet};
 
@@ -38,6 +39,22 @@ impl<'a> Checker<'a> {
             location,
             message,
         }
+    }
+
+    /// Parameters or quantified variables, each named once: `(?x ?x)` binds
+    /// one name to two objects, and the action or rule would silently use
+    /// one of them.
+    fn distinct(&self, variables: &[TypedName], what: &str) -> Res<()> {
+        for (i, v) in variables.iter().enumerate() {
+            if let Some(first) = variables[..i].iter().find(|w| w.name == v.name) {
+                let Location { line, col } = first.location;
+                return Err(self.error(
+                    v.location,
+                    format!("{what} `{}` is declared twice (first at {line}:{col})", v.name),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn declared_types(&self, names: &[TypedName]) -> Res<()> {
@@ -122,6 +139,7 @@ impl<'a> Checker<'a> {
             }
             Condition::Exists(vars, c) | Condition::Forall(vars, c) => {
                 self.declared_types(vars)?;
+                self.distinct(vars, "variable")?;
                 let depth = scope.len();
                 scope.extend(vars);
                 let result = self.condition(c, scope, terms);
@@ -158,6 +176,7 @@ impl<'a> Checker<'a> {
             }
             Effect::Forall(vars, e) => {
                 self.declared_types(vars)?;
+                self.distinct(vars, "variable")?;
                 let depth = scope.len();
                 scope.extend(vars);
                 let result = self.effect(e, scope, terms, derived);
@@ -169,6 +188,7 @@ impl<'a> Checker<'a> {
 
     fn action(&self, action: &Action, constants: &[TypedName], derived: &HashSet<&str>) -> Res<()> {
         self.declared_types(&action.params)?;
+        self.distinct(&action.params, "parameter")?;
         let terms = |atom: &Atom, scope: &[&TypedName]| self.terms(&atom.args, scope, constants, atom.location);
         let mut scope: Vec<&TypedName> = action.params.iter().collect();
         self.condition(&action.precondition, &mut scope, &terms)?;
@@ -206,11 +226,7 @@ impl<'a> Checker<'a> {
             ));
         }
         self.declared_types(&rule.params)?;
-        for (i, p) in rule.params.iter().enumerate() {
-            if rule.params[..i].iter().any(|q| q.name == p.name) {
-                return Err(self.error(p.location, format!("parameter `{}` is declared twice", p.name)));
-            }
-        }
+        self.distinct(&rule.params, "parameter")?;
         let terms = |atom: &Atom, scope: &[&TypedName]| self.terms(&atom.args, scope, constants, atom.location);
         let mut scope: Vec<&TypedName> = rule.params.iter().collect();
         self.condition(&rule.body, &mut scope, &terms)
@@ -299,6 +315,25 @@ fn type_cycle<'d>(domain: &'d Domain, ty: &'d str) -> Option<Vec<&'d str>> {
     None
 }
 
+/// Each predicate (or function) declared once. A second declaration is
+/// refused whether or not its arity differs: with another arity one of the
+/// two would be wrong everywhere it is used, and with the same one it is a
+/// copy that a later edit may make different. (No domain of the IPC
+/// corpus repeats one.)
+fn declared_once<'d>(c: &Checker, names: impl Iterator<Item = (&'d str, Location)>, what: &str) -> Res<()> {
+    let mut first: HashMap<&str, Location> = HashMap::new();
+    for (name, location) in names {
+        if let Some(&Location { line, col }) = first.get(name) {
+            return Err(c.error(
+                location,
+                format!("{what} `{name}` is declared twice (first at {line}:{col})"),
+            ));
+        }
+        first.insert(name, location);
+    }
+    Ok(())
+}
+
 /// Checks a domain on its own. `type_locations` gives where each entry of
 /// `domain.types` is declared (same order).
 pub(crate) fn domain(domain: &Domain, type_locations: &[Location], file: &str) -> Res<()> {
@@ -319,6 +354,16 @@ pub(crate) fn domain(domain: &Domain, type_locations: &[Location], file: &str) -
         }
     }
     c.declared_types(&domain.constants)?;
+    declared_once(
+        &c,
+        domain.predicates.iter().map(|p| (p.name.as_str(), p.location)),
+        "predicate",
+    )?;
+    declared_once(
+        &c,
+        domain.functions.iter().map(|f| (f.name.as_str(), f.location)),
+        "function",
+    )?;
     for p in &domain.predicates {
         c.declared_types(&p.params)?;
     }
@@ -353,11 +398,12 @@ pub(crate) fn domain(domain: &Domain, type_locations: &[Location], file: &str) -
     Ok(())
 }
 
-/// Checks a problem against its domain. `init_locations` gives where each
-/// fact of `problem.init` stands (same order); without it such errors point
-/// at 0:0.
-pub(crate) fn problem(domain: &Domain, problem: &Problem, init_locations: Option<&[Location]>, file: &str) -> Res<()> {
+/// Checks a problem against its domain. `places` gives where each fact of
+/// `problem.init` and the `:init` section stand; without them such errors
+/// point at 0:0.
+pub(crate) fn problem(domain: &Domain, problem: &Problem, places: Option<&ProblemPlaces>, file: &str) -> Res<()> {
     let c = Checker::new(domain, file);
+    let init_locations = places.map(|p| p.init.as_slice());
     c.declared_types(&problem.objects)?;
     // Domain constants are objects of every problem; a name declared in
     // both places (an IPC habit) has the types of both.
@@ -389,6 +435,12 @@ pub(crate) fn problem(domain: &Domain, problem: &Problem, init_locations: Option
         let params = c.function_params(&fact.function, fact.args.len(), fact.location)?;
         c.objects(&fact.function, &fact.args, Some(params), &objects, fact.location)?;
     }
+    action_cost_values(
+        &c,
+        domain,
+        problem,
+        places.map_or_else(Location::default, |p| p.init_section),
+    )?;
     // Goal atoms: variables bound by quantifiers, objects of fitting types.
     let terms = |atom: &Atom, scope: &[&TypedName]| -> Res<()> {
         let params = c.predicate_params(&atom.predicate, atom.args.len(), atom.location)?;
@@ -407,6 +459,84 @@ pub(crate) fn problem(domain: &Domain, problem: &Problem, init_locations: Option
         Ok(())
     };
     c.condition(&problem.goal, &mut Vec::new(), &terms)
+}
+
+/// The values the action costs take from `:init`: never negative, and
+/// given for each cost function an action uses, for its constant arguments.
+/// (Whether every instance an action reaches has a value is known only
+/// once it is grounded; the grounder refuses a missing one by name.)
+/// `(total-cost)` itself needs no value: it starts at 0, as in Fast Downward.
+fn action_cost_values(c: &Checker, domain: &Domain, problem: &Problem, init_section: Location) -> Res<()> {
+    let costs = domain
+        .actions
+        .iter()
+        .flat_map(|a| a.costs.iter().map(move |cost| (a, cost)));
+    let used: HashSet<&str> = costs
+        .clone()
+        .filter_map(|(_, cost)| match cost {
+            CostExpr::Function { name, .. } => Some(name.as_str()),
+            CostExpr::Constant(_) => None,
+        })
+        .collect();
+    if let Some(fact) = problem
+        .numeric_init
+        .iter()
+        .find(|f| f.value < 0 && used.contains(f.function.as_str()))
+    {
+        return Err(c.error(
+            fact.location,
+            format!(
+                "`{}` is an action cost: expected a finite number >= 0, found {}",
+                format_function(&fact.function, fact.args.iter().map(String::as_str)),
+                fact.value
+            ),
+        ));
+    }
+    for (action, cost) in costs {
+        let CostExpr::Function { name, args, location } = cost else {
+            continue;
+        };
+        let has_value = problem.numeric_init.iter().any(|f| {
+            f.function == *name
+                && f.args.len() == args.len()
+                && f.args.iter().zip(args).all(|(value_arg, arg)| match arg {
+                    Term::Constant(k) => k == value_arg,
+                    Term::Variable(_) => true,
+                })
+        });
+        if !has_value {
+            let term = format_function(
+                name,
+                args.iter().map(|t| match t {
+                    Term::Constant(k) | Term::Variable(k) => k.as_str(),
+                }),
+            );
+            let expected = if args.iter().any(|t| matches!(t, Term::Variable(_))) {
+                format!("`(= ({name} ...) NUMBER)` for the objects it is used with")
+            } else {
+                format!("`(= {term} NUMBER)`")
+            };
+            return Err(c.error(
+                init_section,
+                format!(
+                    "no value in `:init` for `{term}`, the cost of action `{}` (domain {}:{}): expected {expected}",
+                    action.name, location.line, location.col
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `(f a b)`.
+fn format_function<'n>(name: &str, args: impl Iterator<Item = &'n str>) -> String {
+    let mut out = format!("({name}");
+    for a in args {
+        out.push(' ');
+        out.push_str(a);
+    }
+    out.push(')');
+    out
 }
 
 /// A problem written for another domain (its `(:domain NAME)` names a

@@ -86,12 +86,28 @@ pub fn objects(domain: &Domain, problem: &Problem) -> Vec<TypedName> {
     out
 }
 
-fn read(path: &Path) -> Result<String, PddlError> {
-    std::fs::read_to_string(path).map_err(|e| PddlError {
+/// Reads a text file (PDDL or a plan). Text that is not UTF-8 is refused at
+/// its first bad byte, with the byte's value.
+pub fn read_text(path: &Path) -> Result<String, PddlError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| PddlError {
         kind: ErrorKind::Io,
-        file: path.display().to_string(),
+        file: file.clone(),
         location: Location { line: 0, col: 0 },
         message: format!("cannot read file: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // Everything before the bad byte is valid, so its place is counted in characters.
+        let before = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
+        let location = Places::new(before).at(offset);
+        PddlError {
+            kind: ErrorKind::Syntax,
+            file,
+            location,
+            message: format!("expected UTF-8 text, found the byte 0x{:02X}", bytes[offset]),
+        }
     })
 }
 
@@ -100,8 +116,8 @@ fn read(path: &Path) -> Result<String, PddlError> {
 pub fn load(domain_path: &Path, problem_path: &Path) -> Result<(Domain, Problem), PddlError> {
     let dfile = domain_path.display().to_string();
     let pfile = problem_path.display().to_string();
-    let domain = parse_domain(&read(domain_path)?, &dfile)?;
-    let problem = parse_problem_for(&domain, &read(problem_path)?, &pfile)?;
+    let domain = parse_domain(&read_text(domain_path)?, &dfile)?;
+    let problem = parse_problem_for(&domain, &read_text(problem_path)?, &pfile)?;
     Ok((domain, problem))
 }
 
@@ -111,7 +127,7 @@ pub fn load(domain_path: &Path, problem_path: &Path) -> Result<(Domain, Problem)
 pub fn parse_problem_for(domain: &Domain, text: &str, file: &str) -> Result<Problem, PddlError> {
     let (mut problem, places) = parse::problem(text, file)?;
     check::domain_name(domain, &problem, places.domain, file)?;
-    check::problem(domain, &problem, Some(&places.init), file)?;
+    check::problem(domain, &problem, Some(&places), file)?;
     // Objects that are also domain constants are dropped here, so that later
     // stages can simply take constants followed by objects.
     problem

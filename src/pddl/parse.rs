@@ -741,10 +741,20 @@ impl Reader<'_> {
             }
         }
         match &amount.token {
-            Token::Number(n) => n
-                .parse::<i64>()
-                .map(CostExpr::Constant)
-                .map_err(|_| self.unsupported(amount.location, n, "non-integer action costs")),
+            Token::Number(n) => match n.parse::<i64>() {
+                Ok(cost) if cost < 0 => Err(self.error(
+                    ErrorKind::Semantic,
+                    amount.location,
+                    format!("expected an action cost (a finite number >= 0), found {cost}"),
+                )),
+                Ok(cost) => Ok(CostExpr::Constant(cost)),
+                Err(_) => Err(self.unsupported(amount.location, n, "non-integer action costs")),
+            },
+            Token::Name(n) if is_non_finite(n) => Err(self.error(
+                ErrorKind::Semantic,
+                amount.location,
+                format!("expected an action cost (a finite number >= 0), found `{n}`"),
+            )),
             Token::List(parts) => {
                 let head = parts
                     .first()
@@ -865,8 +875,9 @@ impl Reader<'_> {
         };
         let mut init_locations = Vec::new();
         let mut domain_location = Location::default();
+        let mut init_section = None;
         let mut requirements = Vec::new();
-        let mut has_goal = false;
+        let mut goal_location = None;
         // By name, in the order first declared.
         let mut objects: IndexMap<String, TypedName> = IndexMap::new();
         for s in sections {
@@ -887,6 +898,7 @@ impl Reader<'_> {
                     }
                 }
                 "init" => {
+                    init_section.get_or_insert(s.location);
                     for fact in items {
                         self.init_fact(fact, &mut problem, &mut init_locations)?;
                     }
@@ -895,7 +907,16 @@ impl Reader<'_> {
                     let [goal] = items else {
                         return Err(self.syntax(s.location, "expected exactly one formula in `(:goal ...)`"));
                     };
-                    has_goal = true;
+                    // Two goals are a mistake, not a conjunction: one of them would be ignored.
+                    if let Some(first) = goal_location {
+                        let Location { line, col } = first;
+                        return Err(self.error(
+                            ErrorKind::Semantic,
+                            s.location,
+                            format!("a second `(:goal ...)`; the problem's goal is at {line}:{col}"),
+                        ));
+                    }
+                    goal_location = Some(s.location);
                     problem.goal = self.condition(goal)?;
                 }
                 "metric" => problem.minimize_total_cost = self.metric(s, items)?,
@@ -911,13 +932,14 @@ impl Reader<'_> {
                 }
             }
         }
-        if !has_goal {
+        if goal_location.is_none() {
             return Err(self.syntax(top.location, "the problem has no `(:goal ...)`"));
         }
         problem.objects = objects.into_values().collect();
         let places = ProblemPlaces {
             init: init_locations,
             domain: domain_location,
+            init_section: init_section.unwrap_or(top.location),
         };
         Ok((problem, places))
     }
@@ -973,6 +995,15 @@ impl Reader<'_> {
             Token::Number(n) => n
                 .parse::<i64>()
                 .map_err(|_| self.unsupported(value.location, n, "non-integer numeric values"))?,
+            // Numeric values are action costs or `total-cost` (other
+            // numeric fluents are refused in the domain).
+            Token::Name(n) if is_non_finite(n) => {
+                return Err(self.error(
+                    ErrorKind::Semantic,
+                    value.location,
+                    format!("expected a finite number >= 0, found `{n}`"),
+                ));
+            }
             Token::Name(_) => return Err(self.unsupported(value.location, "=", "object fluents")),
             _ => return Err(self.syntax(value.location, format!("expected a number, found {}", value.describe()))),
         };
@@ -998,6 +1029,12 @@ impl Reader<'_> {
     }
 }
 
+/// `nan`, `inf` and `infinity` (lower-cased), which read as names: what a
+/// generator that prints floating-point costs writes for a non-finite one.
+fn is_non_finite(name: &str) -> bool {
+    matches!(name, "nan" | "inf" | "infinity")
+}
+
 /// Reads a domain file's text into the AST (no name checks yet); also
 /// returns where each entry of `Domain::types` is declared.
 pub(crate) fn domain(text: &str, file: &str) -> Res<(Domain, Vec<Location>)> {
@@ -1012,6 +1049,8 @@ pub(crate) struct ProblemPlaces {
     pub init: Vec<Location>,
     /// The name in `(:domain NAME)`.
     pub domain: Location,
+    /// The first `(:init ...)`, or the problem's `(define` without one.
+    pub init_section: Location,
 }
 
 pub(crate) fn problem(text: &str, file: &str) -> Res<(Problem, ProblemPlaces)> {
