@@ -96,8 +96,10 @@ fn finish(result: Result<i32, CommandError>) -> i32 {
     })
 }
 
+/// A text file (a plan, a witness): text that is not UTF-8 is refused at
+/// its first bad byte, as PDDL files are.
 fn read_file(path: &Path) -> Result<String, CommandError> {
-    std::fs::read_to_string(path).map_err(CommandError::io(format!("{}: cannot read file", path.display())))
+    Ok(crate::pddl::read_text(path)?)
 }
 
 /// Writes to stdout and flushes. A closed pipe (`| head`) is the reader's
