@@ -772,8 +772,29 @@ fn without_redundant_steps(task: &Task, ops: Vec<OpId>, options: &Options) -> Ve
                 start.elapsed().as_secs_f64()
             ),
         );
+        let name = |op: OpId| task.operators[op as usize].name();
+        let removed: Vec<String> = e.removed_ops.iter().map(|&op| name(op)).collect();
+        let replaced: Vec<String> = e
+            .replaced_ops
+            .iter()
+            .map(|&(old, new)| format!("{} by {}", name(old), name(new)))
+            .collect();
+        for (what, list) in [("removed", removed), ("replaced", replaced)] {
+            if !list.is_empty() {
+                log(options, format!("action elimination {what}: {}", listed(&list, 20)));
+            }
+        }
     }
     e.plan
+}
+
+/// The first `most` items, joined, and how many more there are.
+fn listed(items: &[String], most: usize) -> String {
+    let shown = items[..items.len().min(most)].join(", ");
+    match items.len().saturating_sub(most) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
 }
 
 /// Turns operator ids into a lifted plan and replays it on the PDDL problem.

@@ -47,6 +47,10 @@ pub struct Elimination {
     /// The work limit or a stop of the run ended it, not a round without
     /// changes.
     pub stopped_early: bool,
+    /// What changed, in the order the changes were made: the operators
+    /// removed, and the pairs (operator, its replacement).
+    pub removed_ops: Vec<OpId>,
+    pub replaced_ops: Vec<(OpId, OpId)>,
 }
 
 /// The plan without redundant steps, and with cheaper replacements. `plan`
@@ -60,6 +64,8 @@ pub fn eliminate(task: &Task, plan: &[OpId]) -> Elimination {
         replaced: 0,
         saved: 0,
         stopped_early: false,
+        removed_ops: Vec::new(),
+        replaced_ops: Vec::new(),
     };
     loop {
         match replay.best_change(&e.plan) {
@@ -67,7 +73,9 @@ pub fn eliminate(task: &Task, plan: &[OpId]) -> Elimination {
                 e.removed += change.removed.len();
                 e.replaced += change.replaced.len();
                 e.saved += change.saving as u64;
+                e.removed_ops.extend(change.removed.iter().map(|&j| e.plan[j]));
                 for &(j, op) in &change.replaced {
+                    e.replaced_ops.push((e.plan[j], op));
                     e.plan[j] = op;
                 }
                 let mut drop = vec![false; e.plan.len()];
@@ -339,6 +347,8 @@ mod tests {
         let e = eliminate(&t, &[0, 1, 0, 2]);
         assert_eq!(e.plan, vec![0, 2]);
         assert_eq!((e.removed, e.replaced, e.saved, e.stopped_early), (2, 0, 6, false));
+        // The log names them: the detour op1 and the op0 that repaired it.
+        assert_eq!((e.removed_ops, e.replaced_ops), (vec![1, 0], vec![]));
     }
 
     /// The costliest redundant set goes first. Facts a (0), b (1), g (2);
