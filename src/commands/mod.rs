@@ -29,7 +29,7 @@ use stats_json::Stats;
 pub use asp::{asp_generate_hanoi, asp_solve, asp_translate, asp_witness};
 pub use puzzle_args::{AspCommand, ShowArgs, SokobanCommand};
 pub use puzzles::{ShowFrames, show, sokoban_import, sokoban_lurd, sokoban_replay};
-pub use solve::{solve, validate};
+pub use solve::{domain_of, solve, validate};
 
 /// Why a command failed; printed as `error: {self}`.
 #[derive(Debug, thiserror::Error)]

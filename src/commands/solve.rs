@@ -193,6 +193,45 @@ fn numbered_plan_file(plan_file: &Path, number: usize) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The domain file of a problem given alone (`corvus PROBLEM`), found by the
+/// naming habits of the IPC benchmark sets, in the order Fast Downward's
+/// driver tries them: `domain.pddl` beside it, then for `p01.pddl`
+/// `p01-domain.pddl`, `p01-domain.pddl` from the first three characters,
+/// `domain_p01.pddl` and `domain-p01.pddl`. The error lists what was tried.
+pub fn domain_of(problem: &Path) -> Result<PathBuf, CommandError> {
+    let name = problem
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = problem
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let extension = problem
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    let prefix: String = name.chars().take(3).collect();
+    let candidates = [
+        "domain.pddl".to_string(),
+        format!("{stem}-domain{extension}"),
+        format!("{prefix}-domain.pddl"),
+        format!("domain_{name}"),
+        format!("domain-{name}"),
+    ];
+    let found = candidates
+        .iter()
+        .map(|c| problem.with_file_name(c))
+        .find(|c| c.is_file());
+    found.ok_or_else(|| {
+        CommandError::Usage(format!(
+            "{}: no domain file given, and none beside it by the usual names ({})",
+            problem.display(),
+            candidates.join(", ")
+        ))
+    })
+}
+
 /// Checks a plan file against a task; the verdict goes to stdout.
 pub fn validate(domain: &Path, problem: &Path, plan_path: &Path) -> i32 {
     finish(validate_plan_file(domain, problem, plan_path))
@@ -248,6 +287,33 @@ mod tests {
         );
         assert_eq!(report.plan, Some(found));
         assert_eq!(file, PathBuf::from("sas_plan.3"));
+    }
+
+    #[test]
+    fn the_domain_of_a_lone_problem_is_found_by_the_ipc_names() {
+        let dir = std::env::temp_dir().join(format!("corvus-domain-of-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let problem = dir.join("p01.pddl");
+        // Each name wins over the ones after it.
+        let names = ["domain.pddl", "p01-domain.pddl", "domain_p01.pddl", "domain-p01.pddl"];
+        for name in names.iter().rev() {
+            std::fs::write(dir.join(name), "").expect("write");
+            assert_eq!(domain_of(&problem).expect("found"), dir.join(name));
+        }
+        for name in names {
+            std::fs::remove_file(dir.join(name)).expect("remove");
+        }
+        let err = domain_of(&problem).unwrap_err();
+        assert_eq!(err.exit_code(), exit::USAGE);
+        assert!(err.to_string().contains("domain_p01.pddl"), "{err}");
+        // airport's names: p10-airport3-p1.pddl has p10-domain.pddl.
+        std::fs::write(dir.join("p10-domain.pddl"), "").expect("write");
+        assert_eq!(
+            domain_of(&dir.join("p10-airport3-p1.pddl")).expect("found"),
+            dir.join("p10-domain.pddl")
+        );
+        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 
     #[test]
