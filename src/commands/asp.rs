@@ -1,13 +1,16 @@
 //! `corvus asp solve | translate | witness | generate`.
 
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::files::{self, HEADER_PDDL, Inputs, Kind};
 use super::stats_json::{AspSolveStats, Stats};
 use super::{CommandError, finish, read_file, write_stats};
 use crate::exit;
+use crate::limits::{self, Phase};
 use crate::plan::parse_plan;
-use crate::puzzles::asp::{self, AspError, Family, Instance};
+use crate::puzzles::asp::{self, AspError, Family, Instance, SolveOutcome};
 use crate::search::Limits;
 
 /// Loads an instance and prints its warnings.
@@ -30,18 +33,46 @@ pub fn asp_solve(
     verbose: bool,
 ) -> i32 {
     // The statistics file is written once the instance is read (also when
-    // the search then fails); an instance that does not load writes none,
-    // and the file of an earlier run is gone by then.
+    // the search then fails, or a stop ends it); an instance that does not
+    // load writes none, and the file of an earlier run is gone by then.
     if let Some(path) = stats_json
         && let Err(e) = Inputs::new([instance]).remove_stale(path, Kind::Stats)
     {
         return finish(Err(e));
     }
-    let instance = match load_instance(instance, family) {
-        Ok(i) => i,
-        Err(e) => return finish(Err(e.into())),
+    // The limits and signals hold from the read of the instance on, and the
+    // time counts from there. A stop ends the run with the same log and
+    // statistics wherever it comes (see `limits::exit_report`); before the
+    // instance is read, its step bound is reported as 0.
+    let _watch = limits::watch(limits);
+    let step_bound = Arc::new(AtomicU64::new(0));
+    let (bound, stats) = (Arc::clone(&step_bound), stats_json.map(Path::to_path_buf));
+    limits::exit_report(move |stopped| {
+        let outcome = SolveOutcome::stopped(stopped.clone(), verbose);
+        conclude(Ok(outcome), bound.load(Ordering::SeqCst), stats.as_deref(), verbose)
+    });
+    let loaded = limits::catch(|| {
+        let _phase = limits::phase(Phase::Parsing);
+        load_instance(instance, family)
+    });
+    let instance = match loaded {
+        Ok(Ok(i)) => i,
+        Ok(Err(e)) => return finish(Err(e.into())),
+        Err(stopped) => return conclude(Ok(SolveOutcome::stopped(stopped, verbose)), 0, stats_json, verbose),
     };
-    let (code, stats) = match asp::solve(&instance, limits, verbose) {
+    step_bound.store(instance.step_bound(), Ordering::SeqCst);
+    conclude(
+        asp::solve(&instance, limits, verbose),
+        instance.step_bound(),
+        stats_json,
+        verbose,
+    )
+}
+
+/// Prints the witness, the log and the verdict, writes the statistics and
+/// returns the exit code.
+fn conclude(result: Result<SolveOutcome, AspError>, step_bound: u64, stats_json: Option<&Path>, verbose: bool) -> i32 {
+    let (code, stats) = match result {
         Ok(outcome) => {
             for line in outcome.witness.iter().flatten() {
                 println!("{line}");
@@ -49,8 +80,8 @@ pub fn asp_solve(
             if verbose {
                 eprintln!("{}", outcome.summary());
             }
-            eprintln!("{}", outcome.verdict(instance.step_bound()));
-            let stats = Stats::Asp(AspSolveStats::new(&outcome, instance.step_bound()));
+            eprintln!("{}", outcome.verdict(step_bound));
+            let stats = Stats::Asp(AspSolveStats::new(&outcome, step_bound));
             (outcome.status.exit_code(), stats)
         }
         Err(e) => {

@@ -8,7 +8,8 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::AspError;
-use crate::pddl::Location;
+use crate::limits;
+use crate::pddl::{Location, Places};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/asp.pest"]
@@ -84,80 +85,125 @@ enum Arg {
 }
 
 /// Parses `text` as a sequence of ground facts. `file` is used in error
-/// messages only.
+/// messages only. The time is linear in the text and the facts written
+/// out, and the loops over them are checkpoints of the watched run
+/// ([`limits::checkpoint`]).
 pub fn parse_facts(text: &str, file: &str) -> Result<Vec<Fact>, AspError> {
     let pairs = AspGrammar::parse(Rule::file, text).map_err(|e| syntax_error(&e, text, file))?;
-    let mut facts = Vec::new();
-    let mut terms = 0;
+    let mut reader = Reader {
+        file,
+        places: Places::new(text),
+        facts: Vec::new(),
+        terms: 0,
+    };
     for file_pair in pairs {
         for fact in file_pair.into_inner() {
             if fact.as_rule() == Rule::fact {
-                read_fact(fact, file, &mut facts, &mut terms)?;
+                limits::checkpoint();
+                reader.read_fact(fact)?;
             }
         }
     }
-    Ok(facts)
+    Ok(reader.facts)
 }
 
-fn location_of(pair: &Pair<'_, Rule>) -> Location {
-    let (line, col) = pair.as_span().start_pos().line_col();
-    Location { line, col }
+/// The facts read so far, and the places of the text up to the last one.
+struct Reader<'a> {
+    file: &'a str,
+    /// Asked in increasing order: the facts come in the order of the text,
+    /// and a fact's terms after its start.
+    places: Places<'a>,
+    facts: Vec<Fact>,
+    /// The arguments of all facts read so far.
+    terms: usize,
 }
 
-/// Reads one fact and its expansion into `out`; `terms` counts the arguments
-/// of all facts read so far.
-fn read_fact(pair: Pair<'_, Rule>, file: &str, out: &mut Vec<Fact>, terms: &mut usize) -> Result<(), AspError> {
-    let location = location_of(&pair);
-    let mut predicate = String::new();
-    let mut args: Vec<Arg> = Vec::new();
-    for part in pair.into_inner() {
-        match part.as_rule() {
-            Rule::predicate => predicate = part.as_str().to_string(),
-            Rule::arguments => {
-                for term in part.into_inner() {
-                    args.push(read_term(term, file)?);
+impl Reader<'_> {
+    fn location_of(&mut self, pair: &Pair<'_, Rule>) -> Location {
+        self.places.at(pair.as_span().start())
+    }
+
+    fn syntax(&self, location: Location, message: String) -> AspError {
+        AspError::syntax(self.file, location, message)
+    }
+
+    /// Reads one fact and its expansion.
+    fn read_fact(&mut self, pair: Pair<'_, Rule>) -> Result<(), AspError> {
+        let location = self.location_of(&pair);
+        let mut predicate = String::new();
+        let mut args: Vec<Arg> = Vec::new();
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::predicate => predicate = part.as_str().to_string(),
+                Rule::arguments => {
+                    for term in part.into_inner() {
+                        args.push(self.read_term(term)?);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Written out as the product of its ranges, in clingo's order (the last
+        // argument varies fastest).
+        let mut count: usize = 1;
+        for a in &args {
+            if let Arg::Range(lo, hi) = a {
+                // In i128: `hi - lo` overflows i64 for -9223372036854775808..9223372036854775807.
+                let n = if hi < lo {
+                    0
+                } else {
+                    (*hi as i128 - *lo as i128) as u128 + 1
+                };
+                count = usize::try_from(n.saturating_mul(count as u128)).unwrap_or(usize::MAX);
+            }
+        }
+        if count.saturating_add(self.facts.len()) > MAX_FACTS {
+            return Err(self.syntax(location, format!("ranges expand to more than {MAX_FACTS} facts")));
+        }
+        let new_terms = count.saturating_mul(args.len());
+        if new_terms.saturating_add(self.terms) > MAX_TERMS {
+            return Err(self.syntax(
+                location,
+                format!("the facts have more than {MAX_TERMS} arguments in all"),
+            ));
+        }
+        self.terms += new_terms;
+        // An empty range anywhere makes the product empty; the expansion would
+        // still walk every other range (a hang on `p(1..999999999, 2..1).`).
+        if count == 0 {
+            return Ok(());
+        }
+        expand(&predicate, &args, location, &mut self.facts);
+        Ok(())
+    }
+
+    fn read_int(&mut self, pair: &Pair<'_, Rule>) -> Result<i64, AspError> {
+        pair.as_str().parse::<i64>().map_err(|_| {
+            let location = self.location_of(pair);
+            self.syntax(location, format!("integer `{}` is out of range", pair.as_str()))
+        })
+    }
+
+    fn read_term(&mut self, pair: Pair<'_, Rule>) -> Result<Arg, AspError> {
+        Ok(match pair.as_rule() {
+            Rule::integer => Arg::Single(Term::Int(self.read_int(&pair)?)),
+            Rule::constant => Arg::Single(Term::Const(pair.as_str().to_string())),
+            Rule::string => Arg::Single(Term::Str(pair.as_str().to_string())),
+            Rule::range => {
+                let mut bounds = Vec::with_capacity(2);
+                for b in pair.into_inner() {
+                    bounds.push(self.read_int(&b)?);
+                }
+                match bounds[..] {
+                    [lo, hi] => Arg::Range(lo, hi),
+                    // The grammar gives a range exactly two integers.
+                    _ => Arg::Range(0, -1),
                 }
             }
-            _ => {}
-        }
+            // The grammar allows no other term.
+            _ => Arg::Single(Term::Const(pair.as_str().to_string())),
+        })
     }
-    // Written out as the product of its ranges, in clingo's order (the last
-    // argument varies fastest).
-    let mut count: usize = 1;
-    for a in &args {
-        if let Arg::Range(lo, hi) = a {
-            // In i128: `hi - lo` overflows i64 for -9223372036854775808..9223372036854775807.
-            let n = if hi < lo {
-                0
-            } else {
-                (*hi as i128 - *lo as i128) as u128 + 1
-            };
-            count = usize::try_from(n.saturating_mul(count as u128)).unwrap_or(usize::MAX);
-        }
-    }
-    if count.saturating_add(out.len()) > MAX_FACTS {
-        return Err(AspError::syntax(
-            file,
-            location,
-            format!("ranges expand to more than {MAX_FACTS} facts"),
-        ));
-    }
-    let new_terms = count.saturating_mul(args.len());
-    if new_terms.saturating_add(*terms) > MAX_TERMS {
-        return Err(AspError::syntax(
-            file,
-            location,
-            format!("the facts have more than {MAX_TERMS} arguments in all"),
-        ));
-    }
-    *terms += new_terms;
-    // An empty range anywhere makes the product empty; the expansion would
-    // still walk every other range (a hang on `p(1..999999999, 2..1).`).
-    if count == 0 {
-        return Ok(());
-    }
-    expand(&predicate, &args, location, out);
-    Ok(())
 }
 
 /// Writes out the product of the ranges, an odometer over the argument
@@ -172,6 +218,7 @@ fn expand(predicate: &str, args: &[Arg], location: Location, out: &mut Vec<Fact>
         })
         .collect();
     loop {
+        limits::checkpoint();
         out.push(Fact {
             predicate: predicate.to_string(),
             args: current.clone(),
@@ -193,37 +240,6 @@ fn expand(predicate: &str, args: &[Arg], location: Location, out: &mut Vec<Fact>
             }
         }
     }
-}
-
-fn read_int(pair: &Pair<'_, Rule>, file: &str) -> Result<i64, AspError> {
-    pair.as_str().parse::<i64>().map_err(|_| {
-        AspError::syntax(
-            file,
-            location_of(pair),
-            format!("integer `{}` is out of range", pair.as_str()),
-        )
-    })
-}
-
-fn read_term(pair: Pair<'_, Rule>, file: &str) -> Result<Arg, AspError> {
-    Ok(match pair.as_rule() {
-        Rule::integer => Arg::Single(Term::Int(read_int(&pair, file)?)),
-        Rule::constant => Arg::Single(Term::Const(pair.as_str().to_string())),
-        Rule::string => Arg::Single(Term::Str(pair.as_str().to_string())),
-        Rule::range => {
-            let mut bounds = Vec::with_capacity(2);
-            for b in pair.into_inner() {
-                bounds.push(read_int(&b, file)?);
-            }
-            match bounds[..] {
-                [lo, hi] => Arg::Range(lo, hi),
-                // The grammar gives a range exactly two integers.
-                _ => Arg::Range(0, -1),
-            }
-        }
-        // The grammar allows no other term.
-        _ => Arg::Single(Term::Const(pair.as_str().to_string())),
-    })
 }
 
 fn describe_rule(rule: &Rule) -> &'static str {

@@ -14,6 +14,7 @@ mod hanoi;
 mod sokoban;
 mod verdict;
 
+use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -21,6 +22,8 @@ use std::time::{Duration, Instant};
 pub use facts::{Fact, Term, parse_facts};
 
 use crate::exit;
+use crate::ground::GroundStats;
+use crate::limits::{self, Stopped};
 use crate::pddl::{self, Domain, Location, Problem};
 use crate::plan::{Plan, validate};
 use crate::planner::{self, Bound, Options, Status};
@@ -228,8 +231,10 @@ impl Instance {
         };
         let known = family.markers();
         let mut warnings = Vec::new();
+        // One warning per unknown predicate, at its first fact.
+        let mut warned: HashSet<&str> = HashSet::new();
         for f in &facts {
-            if !known.contains(&f.predicate.as_str()) && !warnings.iter().any(|w: &String| w.contains(&f.predicate)) {
+            if !known.contains(&f.predicate.as_str()) && warned.insert(&f.predicate) {
                 warnings.push(format!(
                     "{file}:{}:{}: predicate `{}` is not part of a {} instance; ignored",
                     f.location.line,
@@ -376,11 +381,35 @@ pub struct SolveOutcome {
     pub total_time: Duration,
 }
 
+impl SolveOutcome {
+    /// The outcome of a run that a stop ended before its answer (e.g. while
+    /// the instance was read), logged as the planner logs a stop.
+    pub fn stopped(stopped: Stopped, verbose: bool) -> SolveOutcome {
+        let start = Instant::now().checked_sub(stopped.elapsed).unwrap_or_else(Instant::now);
+        let options = Options {
+            verbose,
+            ..Options::default()
+        };
+        let report = planner::stopped_report(stopped, GroundStats::default(), start, &options);
+        SolveOutcome {
+            status: report.status,
+            witness: None,
+            plan_length: None,
+            search: report.search,
+            stages: vec![report.config],
+            total_time: report.total_time,
+        }
+    }
+}
+
 /// Decides the competition's question for `instance`: a witness within the
 /// step bound, or a proof that there is none (`Status::Unsolvable`), or the
-/// resource limit that stopped the search.
+/// resource limit that stopped the search. Inside a watched run (see
+/// [`limits::watch`]), e.g. one that read the instance, the time counts
+/// from that run's start.
 pub fn solve(instance: &Instance, limits: Limits, verbose: bool) -> Result<SolveOutcome, AspError> {
-    let start = Instant::now();
+    let _watch = limits::watch(limits);
+    let start = limits::run_start().unwrap_or_else(Instant::now);
     let bound = instance.step_bound();
     let log = |m: String| {
         if verbose {
@@ -436,15 +465,13 @@ pub fn solve(instance: &Instance, limits: Limits, verbose: bool) -> Result<Solve
                  searching with the exact-length model",
                 found.length
             ));
-            let mut rest = limits;
-            if let Some(t) = limits.time {
-                rest.time = Some(t.saturating_sub(start.elapsed()));
-            }
+            // The run's watch holds the time used so far: the planner gives
+            // this stage what is left of the limit.
             let (domain, problem) = instance.pddl(
                 hanoi::EXACT_DOMAIN,
                 &h.problem_pddl(&problem_name(&instance.file), true),
             )?;
-            let report = planner::solve_bounded(&domain, &problem, &options(rest))
+            let report = planner::solve_bounded(&domain, &problem, &options(limits))
                 .map_err(|e| AspError::internal(&instance.file, format!("planner: {e}")))?;
             outcome.status = report.status;
             outcome.search = report.search;
