@@ -220,10 +220,31 @@ thread_local! {
     static CURRENT: std::cell::RefCell<Option<Arc<Watch>>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Set this (from a signal handler, or a host language's interrupt) to stop
-/// every running phase with [`Stop::Interrupted`]. It is never cleared.
+/// Set this (from a host language's interrupt) to stop every running phase
+/// with [`Stop::Interrupted`]. It is never cleared. A signal handler calls
+/// [`interrupt`] instead, which also ends the process in time.
 pub fn interrupt_flag() -> &'static AtomicBool {
     &INTERRUPTED
+}
+
+/// A signal: stops every watched run with [`Stop::Interrupted`], as a time
+/// limit does, with the same forced end (see [`allow_exit`]) when a phase
+/// does not reach a checkpoint within [`STOP_GRACE`]. Returns whether an
+/// interrupt had been requested before.
+pub fn interrupt() -> bool {
+    let before = INTERRUPTED.swap(true, Ordering::SeqCst);
+    start_watchdog();
+    before
+}
+
+fn start_watchdog() {
+    WATCHDOG.get_or_init(|| {
+        // Without the thread a stop still ends every phase at its next
+        // checkpoint; only the forced end is lost.
+        let _ = std::thread::Builder::new()
+            .name("corvus-watchdog".to_string())
+            .spawn(watchdog);
+    });
 }
 
 /// Says that this process is the `corvus` binary, which a stop may end:
@@ -246,8 +267,9 @@ pub fn exit_report(report: impl Fn(&Stopped) -> i32 + Send + 'static) {
 }
 
 /// Watches the run on this thread until the guard is dropped: the time
-/// limit counts from now. Inside a watched run this watches nothing more
-/// (the outer run's limits and start hold).
+/// limit counts from now (a limit beyond the clock's range is none). Every
+/// watched run stops on an [`interrupt`], limited or not. Inside a watched
+/// run this watches nothing more (the outer run's limits and start hold).
 #[must_use = "the run is watched while the guard lives"]
 pub fn watch(limits: Limits) -> WatchGuard {
     if CURRENT.with(|c| c.borrow().is_some()) {
@@ -266,14 +288,13 @@ pub fn watch(limits: Limits) -> WatchGuard {
         answered: AtomicBool::new(false),
         account: memory::Account::default(),
     });
-    if limits.time.is_some() || limits.memory_bytes.is_some() {
-        lock(&WATCHES).push(Arc::downgrade(&watch));
-        WATCHDOG.get_or_init(|| {
-            std::thread::Builder::new()
-                .name("corvus-watchdog".to_string())
-                .spawn(watchdog)
-                .expect("cannot start the watchdog thread");
-        });
+    {
+        let mut all = lock(&WATCHES);
+        all.retain(|w| w.strong_count() > 0);
+        all.push(Arc::downgrade(&watch));
+    }
+    if watch.deadline.is_some() || limits.memory_bytes.is_some() || INTERRUPTED.load(Ordering::SeqCst) {
+        start_watchdog();
     }
     // The account lives as long as `CURRENT` holds the watch, and the
     // guard stops the charging before it lets go.
@@ -441,7 +462,10 @@ fn report_and_exit(stopped: &Stopped) -> ! {
     }
     let code = match lock(&EXIT_REPORT).as_ref() {
         Some(report) => report(stopped),
-        None => stopped.stop.exit_code(),
+        None => {
+            eprintln!("{stopped}");
+            stopped.stop.exit_code()
+        }
     };
     std::process::exit(code)
 }

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -202,9 +201,10 @@ struct SolveArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // SIGINT (Ctrl-C), SIGTERM and SIGHUP stop the run at its next
-    // checkpoint, which then reports what it has; a second signal exits at once.
+    // checkpoint, which then reports what it has (or the watchdog ends it
+    // after the stop grace); a second signal exits at once.
     let _ = ctrlc::set_handler(|| {
-        if corvus::limits::interrupt_flag().swap(true, Ordering::SeqCst) {
+        if corvus::limits::interrupt() {
             std::process::exit(corvus::exit::INTERRUPTED);
         }
     });
@@ -237,7 +237,12 @@ fn main() -> ExitCode {
             let plan_file = args.planfile.as_ref().unwrap_or(&args.plan_file);
             commands::solve(&args.domain, &args.problem, &options, plan_file, stats_json)
         }
-        Command::Validate { domain, problem, plan } => commands::validate(&domain, &problem, &plan),
+        Command::Validate { domain, problem, plan } => {
+            // Watched, so that a signal ends it in time (it has no limits).
+            let _watch = corvus::limits::watch(Limits::default());
+            let _phase = corvus::limits::phase(corvus::limits::Phase::Validation);
+            commands::validate(&domain, &problem, &plan)
+        }
         Command::Asp { command } => command.run(),
         Command::Show(args) => args.run(),
         Command::Sokoban { command } => command.run(),

@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::{Subcommand, ValueEnum};
 
 use super::ShowFrames;
+use crate::limits;
 use crate::puzzles::{asp::Family, xsb};
 use crate::search::Limits;
 
@@ -178,9 +179,16 @@ pub struct GenerateHanoiArgs {
     pegs: u32,
 }
 
+/// Watches a subcommand that has no limits, so that a signal ends it in
+/// time as it ends a `solve` (see `limits::interrupt`).
+fn watch_unlimited() -> limits::WatchGuard {
+    limits::watch(Limits::default())
+}
+
 impl ShowArgs {
     /// Runs `show`; returns the exit code.
     pub fn run(self) -> i32 {
+        let _watch = watch_unlimited();
         let frames = match (self.step, self.animate) {
             (Some(n), _) => ShowFrames::Step(n),
             (None, true) => ShowFrames::Animate(Duration::from_millis(self.delay)),
@@ -193,6 +201,8 @@ impl ShowArgs {
 impl AspCommand {
     /// Runs the subcommand; returns the exit code.
     pub fn run(self) -> i32 {
+        // `asp solve` watches its run with its limits; the others have none.
+        let _watch = (!matches!(self, AspCommand::Solve(_))).then(watch_unlimited);
         match self {
             AspCommand::Solve(a) => {
                 let limits = Limits {
@@ -220,6 +230,7 @@ impl AspCommand {
 impl SokobanCommand {
     /// Runs the subcommand; returns the exit code.
     pub fn run(self) -> i32 {
+        let _watch = watch_unlimited();
         match self {
             SokobanCommand::Import(a) => {
                 let asp_steps = a.asp.then(|| a.steps.unwrap_or(xsb::DEFAULT_ASP_STEPS));
