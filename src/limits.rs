@@ -277,7 +277,7 @@ pub fn watch(limits: Limits) -> WatchGuard {
     }
     let start = Instant::now();
     let watch = Arc::new(Watch {
-        deadline: limits.time.map(|t| start + t),
+        deadline: limits.time.and_then(|t| start.checked_add(t)),
         memory_bytes: limits.memory_bytes,
         start,
         stop: AtomicU8::new(0),
@@ -574,12 +574,14 @@ fn watchdog() {
 
 impl Limits {
     /// Reads a `--time-limit`: seconds, or a number with a unit: `30s`,
-    /// `5m` (or `5min`), `1h`; fractions are allowed.
+    /// `5m` (or `5min`), `1h`; fractions and exponents (`1e3s`, as Python
+    /// writes large floats) are allowed. A duration that does not fit
+    /// [`Duration`] is an error, not a panic.
     pub fn parse_time_limit(s: &str) -> Result<Duration, String> {
         let s = s.trim();
-        let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-            Some(i) => (&s[..i], &s[i..]),
-            None => (s, "s"),
+        let (number, unit) = match split_unit(s) {
+            (number, "") => (number, "s"),
+            split => split,
         };
         let value: f64 = number
             .trim()
@@ -594,7 +596,7 @@ impl Limits {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(format!("`{s}` is not a non-negative duration"));
         }
-        Ok(Duration::from_secs_f64(seconds))
+        Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{s}` is too long a duration"))
     }
 
     /// Reads a `--memory-limit` in bytes: a number with a binary unit `K`,
@@ -602,9 +604,9 @@ impl Limits {
     /// of MiB.
     pub fn parse_memory_limit(s: &str) -> Result<u64, String> {
         let s = s.trim();
-        let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-            Some(i) => (&s[..i], s[i..].to_ascii_uppercase()),
-            None => (s, "M".to_string()),
+        let (number, unit) = match split_unit(s) {
+            (number, "") => (number, "M".to_string()),
+            (number, unit) => (number, unit.to_ascii_uppercase()),
         };
         let value: f64 = number
             .trim()
@@ -621,8 +623,19 @@ impl Limits {
         if !value.is_finite() || value < 0.0 {
             return Err(format!("`{s}` is not a non-negative memory size"));
         }
-        Ok((value * factor as f64) as u64)
+        let bytes = value * factor as f64;
+        // `u64::MAX as f64` rounds up to 2^64, which does not fit.
+        if bytes >= u64::MAX as f64 {
+            return Err(format!("`{s}` is too large a memory size"));
+        }
+        Ok(bytes as u64)
     }
+}
+
+/// A number and the letters of its unit: `1.5e3` and `min` for `1.5e3min`.
+fn split_unit(s: &str) -> (&str, &str) {
+    let number = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    (number, &s[number.len()..])
 }
 
 #[cfg(test)]
@@ -727,6 +740,25 @@ mod tests {
             Err("unknown time unit `d` (expected s, m or h)".to_string())
         );
         assert_eq!(parse("-1s"), Err("`-1s` is not a non-negative duration".to_string()));
+        assert_eq!(parse("1e+3s"), Ok(Duration::from_secs(1000)));
+        assert_eq!(
+            parse("99999999999999999999s"),
+            Err("`99999999999999999999s` is too long a duration".to_string())
+        );
+        assert_eq!(
+            parse("inf"),
+            Err("`inf` is not a duration (expected e.g. 30, 30s, 5m, 1h)".to_string())
+        );
+    }
+
+    #[test]
+    fn a_deadline_beyond_the_clock_is_none() {
+        let _watch = watch(Limits {
+            time: Some(Duration::MAX),
+            ..Limits::default()
+        });
+        assert_eq!(time_left(), None);
+        assert_eq!(catch(|| busy_phase(1000)), Ok(499_500));
     }
 
     #[test]
@@ -747,5 +779,10 @@ mod tests {
             Err("unknown memory unit `P` (expected K, M or G)".to_string())
         );
         assert_eq!(parse("-1G"), Err("`-1G` is not a non-negative memory size".to_string()));
+        assert_eq!(parse("1e3K"), Ok(1000 << 10));
+        assert_eq!(
+            parse("16777216T"),
+            Err("`16777216T` is too large a memory size".to_string())
+        );
     }
 }
