@@ -90,9 +90,16 @@ def test_refused_input_raises_with_place_and_exit_code():
 def test_bad_configurations_raise_value_error():
     for kwargs in ({"alias": "no-such-alias"}, {"search": "dfs"}, {"heuristic": "hzero"},
                    {"alias": "lama-first", "search": "astar"}, {"time_limit": "soon"},
-                   {"search": "wastar", "weight": -1}, {"search": "wastar", "weight": float("nan")}):
+                   {"search": "wastar", "weight": -1}, {"search": "wastar", "weight": float("nan")},
+                   {"time_limit": "99999999999999999999s"}, {"time_limit": 1e300},
+                   {"memory_limit": "16777216T"}):
         with pytest.raises(ValueError):
             corvus.solve(BLOCKS, BLOCKS_4, **kwargs)
+
+
+def test_a_time_limit_beyond_the_clock_is_no_limit():
+    # 1e19 s fits a duration, but a deadline that far overflowed the clock (a panic).
+    assert corvus.solve(BLOCKS, BLOCKS_4, time_limit=1e19).status == "solved"
 
 
 def test_the_registries_and_aliases_are_listed():
