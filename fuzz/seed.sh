@@ -9,7 +9,7 @@ repo="$(dirname "$here")"
 shared="${CORVUS_SHARED:-$repo/../shared}"
 [ -d "$shared" ] || shared="/work/shared"
 corpus="$here/corpus"
-mkdir -p "$corpus"/{pddl_domain,pddl_problem,asp_facts,plan,xsb,lurd,ground_search}
+mkdir -p "$corpus"/{pddl_domain,pddl_problem,asp_facts,asp_facts_large,plan,xsb,lurd,ground_search}
 
 copy() { # copy FILE DIR: under a name that keeps files of equal basename apart
   local name
@@ -30,6 +30,8 @@ while IFS= read -r f; do copy "$f" "$corpus/pddl_problem"; done < <(
 while IFS= read -r f; do copy "$f" "$corpus/asp_facts"; done < <(
   find "$shared/asp" "$repo/problems" \( -name '*.asp' -o -name '*.witness' \) -size -16k 2>/dev/null)
 cp "$here"/seeds/plan/* "$corpus/plan/"
+# asp_facts_large: a copy count and a fact template each (see the target).
+cp "$here"/seeds/asp_facts_large/* "$corpus/asp_facts_large/"
 # XSB: the shipped level collection; LURD: a few move strings for the fixed
 # level of the `lurd` target. `ground_search` starts from nothing: its
 # inputs are choices, not text.
