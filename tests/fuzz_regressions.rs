@@ -89,3 +89,17 @@ fn the_widest_range_is_refused_without_overflow() {
         corvus::puzzles::asp::parse_facts("p(9223372036854775806..9223372036854775807).", "o.asp").expect("two facts");
     assert_eq!(facts.len(), 2);
 }
+
+/// `asp_facts_large`, timeout: a fact list with a block comment `%*` that no
+/// `*%` closes, repeated. pest tried each such comment up to the end of the
+/// text before it read it as a line comment: quadratic (20,000 lines of
+/// `player(p). %* x` took 150 s). It is refused now, at its place.
+#[test]
+fn an_unclosed_block_comment_is_refused_at_its_place() {
+    let text = "player(p). %* x\n".repeat(20_000);
+    let e = corvus::puzzles::asp::parse_facts(&text, "c.asp").expect_err("an unclosed block comment");
+    assert_eq!(e.to_string(), "c.asp:1:12: block comment `%*` is not closed by `*%`");
+    // Closed ones, and `%*` in strings and line comments, read as before.
+    let facts = corvus::puzzles::asp::parse_facts("p(\"%*\"). % %*\n%* x\n *% q.", "c.asp").expect("facts");
+    assert_eq!(facts.len(), 2);
+}
