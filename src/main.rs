@@ -124,10 +124,11 @@ fn parse_weight(s: &str) -> Result<f64, String> {
 
 #[derive(clap::Args)]
 struct SolveArgs {
-    /// The PDDL domain file.
+    /// The PDDL domain file. Given alone, the problem file: its domain is then the file beside it
+    /// named domain.pddl, PROBLEM-domain.pddl, domain_PROBLEM or domain-PROBLEM, as Fast Downward finds it.
     domain: PathBuf,
     /// The PDDL problem file (its `(:domain NAME)` must name the domain).
-    problem: PathBuf,
+    problem: Option<PathBuf>,
     /// Where to write the plan, as --plan-file (the IPC calling convention's third argument).
     #[arg(value_name = "PLANFILE", conflicts_with = "plan_file")]
     planfile: Option<PathBuf>,
@@ -235,7 +236,22 @@ fn main() -> ExitCode {
             let options = args.options();
             let stats_json = args.stats_json.as_deref();
             let plan_file = args.planfile.as_ref().unwrap_or(&args.plan_file);
-            commands::solve(&args.domain, &args.problem, &options, plan_file, stats_json)
+            let (domain, problem) = match &args.problem {
+                Some(problem) => (args.domain.clone(), problem.clone()),
+                None => match commands::domain_of(&args.domain) {
+                    Ok(domain) => {
+                        if !args.quiet {
+                            eprintln!("domain file: {} (found beside the problem)", domain.display());
+                        }
+                        (domain, args.domain.clone())
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(e.exit_code() as u8);
+                    }
+                },
+            };
+            commands::solve(&domain, &problem, &options, plan_file, stats_json)
         }
         Command::Validate { domain, problem, plan } => {
             // Watched, so that a signal ends it in time (it has no limits).

@@ -6,7 +6,7 @@ use std::process::Command;
 #[path = "asp_common.rs"]
 mod common;
 
-use common::{code, corvus, data, stderr};
+use common::{code, corvus, data, stderr, stdout};
 
 fn temp_plan(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("corvus-cli-{}", std::process::id()));
@@ -453,4 +453,30 @@ fn heuristic_lists_run_the_lazy_searches_and_are_refused_by_the_eager_ones() {
     ]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("takes one heuristic"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_problem_given_alone_finds_its_domain_beside_it() {
+    let dir = std::env::temp_dir().join(format!("corvus-cli-alone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy(data("problems/ipc/blocks/probBLOCKS-4-1.pddl"), dir.join("p01.pddl")).expect("copy");
+    let problem = dir.join("p01.pddl").display().to_string();
+    let plan = dir.join("plan").display().to_string();
+    // No domain beside it: a usage error naming the names tried.
+    let out = corvus(&[&problem, "--plan-file", &plan]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("domain_p01.pddl"), "{}", stderr(&out));
+    // FD's names, and the log says which file it chose.
+    std::fs::copy(data(BLOCKS), dir.join("p01-domain.pddl")).expect("copy");
+    let out = corvus(&[&problem, "--plan-file", &plan]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("p01-domain.pddl (found beside the problem)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = corvus(&["validate", &data(BLOCKS), &problem, &plan]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    std::fs::remove_dir_all(&dir).expect("clean up");
 }
