@@ -29,6 +29,87 @@ pub fn corvus_in(dir: &Path, args: &[&str]) -> Output {
         .expect("the corvus binary runs")
 }
 
+/// How a run of the binary ended (see [`measured`]).
+pub struct Run {
+    pub code: Option<i32>,
+    /// From the start to the end.
+    pub seconds: f64,
+    /// From the signal to the end; `None` when no signal was sent (the run
+    /// ended before its time).
+    pub after_signal: Option<std::time::Duration>,
+    /// The peak resident set size (VmHWM, polled while it runs).
+    pub peak_rss: u64,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs corvus with `args` in `dir`, sends `signal` (e.g. `INT`) once
+/// `signal_after` has passed if given and the run is still going, and
+/// records the exit code, the times and the peak resident set size. A run
+/// still alive 60 s after its start (or its signal) is killed.
+pub fn measured(dir: &Path, args: &[&str], signal: Option<(&str, std::time::Duration)>) -> Run {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corvus"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("corvus runs");
+    // Drain the pipes on threads, so that a chatty child never blocks.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = pipe.read_to_string(&mut s);
+            s
+        })
+    };
+    let out_reader = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err_reader = drain(Box::new(child.stderr.take().expect("stderr")));
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_rss = 0;
+    let mut signalled: Option<Instant> = None;
+    let status = loop {
+        if let Ok(status) = std::fs::read_to_string(&status_file)
+            && let Some(kb) = status
+                .lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        {
+            peak_rss = peak_rss.max(kb * 1024);
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if let Some((name, after)) = signal
+            && signalled.is_none()
+            && start.elapsed() >= after
+        {
+            let sent = Command::new("kill")
+                .args([&format!("-{name}"), &child.id().to_string()])
+                .status()
+                .expect("kill runs");
+            assert!(sent.success());
+            signalled = Some(Instant::now());
+        }
+        if signalled.unwrap_or(start).elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    Run {
+        code: status.code(),
+        seconds: start.elapsed().as_secs_f64(),
+        after_signal: signalled.map(|at| at.elapsed()),
+        peak_rss,
+        stdout: out_reader.join().expect("stdout thread"),
+        stderr: err_reader.join().expect("stderr thread"),
+    }
+}
+
 /// The exit code of a run that was not ended by a signal.
 pub fn code(out: &Output) -> i32 {
     out.status.code().expect("exited normally, not by a signal")

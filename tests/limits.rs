@@ -7,90 +7,15 @@
 //! runs. Time bounds are generous: the machine may be loaded.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 #[path = "asp_common.rs"]
 mod common;
 
-use common::{corvus, crate_dir, scratch, stderr, stdout};
+use common::{corvus, crate_dir, measured, scratch, stderr, stdout};
 
 const MIB: u64 = 1 << 20;
-
-/// How a measured run ended.
-struct Run {
-    code: Option<i32>,
-    seconds: f64,
-    peak_rss: u64,
-    stderr: String,
-    stdout: String,
-}
-
-/// Runs corvus with `args` in `dir`, sends `signal` (e.g. `TERM`) after
-/// `signal_after` if given, and records the exit code, the wall time and the
-/// peak resident set size. A run still alive after 60 s is killed.
-fn measured(dir: &Path, args: &[&str], signal: Option<(&str, Duration)>) -> Run {
-    let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corvus"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("corvus runs");
-    // Drain the pipes on threads, so that a chatty child never blocks.
-    let mut out_pipe = child.stdout.take().expect("stdout");
-    let mut err_pipe = child.stderr.take().expect("stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut out_pipe, &mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut err_pipe, &mut s);
-        s
-    });
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak_rss = 0;
-    let mut signalled = false;
-    let status = loop {
-        if let Ok(status) = std::fs::read_to_string(&status_file)
-            && let Some(kb) = status
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        {
-            peak_rss = peak_rss.max(kb * 1024);
-        }
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if let Some((name, after)) = signal
-            && !signalled
-            && start.elapsed() >= after
-        {
-            let sent = Command::new("kill")
-                .args([&format!("-{name}"), &child.id().to_string()])
-                .status()
-                .expect("kill runs");
-            assert!(sent.success());
-            signalled = true;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    Run {
-        code: status.code(),
-        seconds: start.elapsed().as_secs_f64(),
-        peak_rss,
-        stdout: out_reader.join().expect("stdout thread"),
-        stderr: err_reader.join().expect("stderr thread"),
-    }
-}
 
 /// A domain whose grounding explodes: `act` has `params` parameters, each
 /// with the static precondition `(p ?x)`, and adds `(q ?x0 ... )`; the goal

@@ -6,7 +6,7 @@ use std::path::Path;
 #[path = "asp_common.rs"]
 mod common;
 
-use common::{code, corvus, data, scratch, stderr, stdout};
+use common::{code, corvus, data, measured, scratch, stderr, stdout};
 
 const BLOCKS: &str = "problems/ipc/blocks/domain.pddl";
 const BLOCKS_4: &str = "problems/ipc/blocks/probBLOCKS-4-0.pddl";
@@ -201,39 +201,10 @@ fn text_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
     );
 }
 
-/// The exit code, stdout and peak resident set size (VmHWM, polled while it
-/// runs) of `corvus args`.
+/// The exit code, stdout and peak resident set size of `corvus args`.
 fn peak_of(args: &[&str]) -> (Option<i32>, String, u64) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_corvus"))
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("corvus runs");
-    let mut out_pipe = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut out_pipe, &mut s);
-        s
-    });
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    let status = loop {
-        if let Ok(status) = std::fs::read_to_string(&status_file)
-            && let Some(kb) = status
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        {
-            peak = peak.max(kb * 1024);
-        }
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    };
-    (status.code(), reader.join().expect("stdout thread"), peak)
+    let run = measured(Path::new("."), args, None);
+    (run.code, run.stdout, run.peak_rss)
 }
 
 #[test]

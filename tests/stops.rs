@@ -11,13 +11,12 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[path = "asp_common.rs"]
 mod common;
 
-use common::{code, corvus_in, data, scratch, stderr};
+use common::{code, corvus_in, data, measured, scratch, stderr};
 
 /// How long a stopped run may take after the stop request (the grace is
 /// 0.15 s; before, these runs went on for 10 to 170 s).
@@ -31,54 +30,23 @@ struct Ended {
     stderr: String,
 }
 
-/// Runs corvus with `args` in `dir`, sends SIGINT after `sigint_after` if
-/// given, and kills it if it is still running 60 s later.
+/// Runs corvus with `args` in `dir` and sends SIGINT after `sigint_after`
+/// if given, which must find the run still going.
 fn run(dir: &Path, args: &[&str], sigint_after: Option<Duration>) -> Ended {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corvus"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("corvus runs");
-    let mut err_pipe = child.stderr.take().expect("stderr");
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut err_pipe, &mut s);
-        s
-    });
-    let mut start = Instant::now();
-    if let Some(delay) = sigint_after {
-        std::thread::sleep(delay);
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "the run ended before the signal: the input is too small to test a stop"
-        );
-        let sent = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(sent.success());
-        start = Instant::now();
-    }
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            break child.wait().expect("wait");
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    let run = measured(dir, args, sigint_after.map(|after| ("INT", after)));
+    let time = match sigint_after {
+        Some(_) => run
+            .after_signal
+            .expect("the run ended before the signal: the input is too small to test a stop"),
+        None => Duration::from_secs_f64(run.seconds),
     };
     Ended {
-        code: status.code(),
-        time: start.elapsed(),
-        stderr: err_reader.join().expect("stderr reader"),
+        code: run.code,
+        time,
+        stderr: run.stderr,
     }
 }
 
-/// Writes a file through a buffer.
 fn write_file(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
     let mut out = BufWriter::new(std::fs::File::create(path).expect("create"));
     write(&mut out).and_then(|()| out.flush()).expect("write");
