@@ -349,6 +349,15 @@ fn validate(
     })
 }
 
+/// The `corvus` command line with `args` (the program's name first), as the
+/// binary runs it; returns its exit code. For `python -m corvus` and the
+/// `corvus` command the package installs: it installs the command line's
+/// signal handlers, and a stop may end the process.
+#[pyfunction]
+fn main(py: Python<'_>, args: Vec<String>) -> i32 {
+    py.detach(|| corvus::commands::cli::run(args.into_iter().map(std::ffi::OsString::from)))
+}
+
 /// The alias table: `(name, description, solve options)`.
 #[pyfunction]
 fn aliases() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -373,6 +382,7 @@ fn _corvus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(aliases, m)?)?;
     m.add_function(wrap_pyfunction!(registry, m)?)?;
+    m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

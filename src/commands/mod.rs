@@ -8,6 +8,7 @@
 //! arguments of the puzzle subcommands and their dispatch.
 
 mod asp;
+pub mod cli;
 mod files;
 mod puzzle_args;
 mod puzzles;
