@@ -142,9 +142,12 @@ fn a_file_named_like_a_subcommand_is_given_with_a_path() {
     let out = corvus_in(&dir, &["./solve", &data(BLOCKS_4), "plan"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_valid(&dir, BLOCKS_4, &dir.join("plan"));
-    // Without the path it is the subcommand, which then misses an argument.
-    let out = corvus_in(&dir, &["solve", &data(BLOCKS_4)]);
-    assert_eq!(code(&out), 2);
+    // Without the path it is the subcommand, here with the problem alone,
+    // whose domain is then found beside the problem, not in `./solve`.
+    let out = corvus_in(&dir, &["solve", &data(BLOCKS_4), "--plan-file", "plan2"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let beside = format!("{} (found beside the problem)", data(BLOCKS));
+    assert!(stderr(&out).contains(&beside), "{}", stderr(&out));
 }
 
 /// The README's exit-code table, through the IPC form.
