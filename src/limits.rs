@@ -50,12 +50,21 @@ pub struct Limits {
 /// of a limit, and the memory grows by at most what it allocates in it.
 pub const WATCH_PERIOD: Duration = Duration::from_millis(10);
 
-/// How long a phase may take to reach a checkpoint once a stop is
+/// How long a phase may work to reach a checkpoint once a stop is
 /// requested, before the binary ends it from the watchdog (only when
 /// [`allow_exit`] is on): the phases without checkpoints are single library
-/// calls, such as pest reading a file (about 1 s for 8 MB). With
-/// [`WATCH_PERIOD`], a run ends within about 0.2 s of its limit.
+/// calls, such as pest reading a file (about 1 s for 8 MB). It is counted in
+/// the CPU time the process uses after the stop, not on the clock: on a
+/// machine loaded past its cores a thread may get no CPU for longer than
+/// this, and a phase that did not run has not failed to reach its
+/// checkpoint. With [`WATCH_PERIOD`], a run on a machine with a free core
+/// ends within about 0.2 s of its limit; [`STOP_GRACE_WALL`] bounds it on
+/// a starved one.
 pub const STOP_GRACE: Duration = Duration::from_millis(150);
+
+/// The most wall-clock time after a stop before the forced end, whatever
+/// CPU time the process got (see [`STOP_GRACE`]).
+pub const STOP_GRACE_WALL: Duration = Duration::from_secs(2);
 
 /// Why a run stops before its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +164,8 @@ struct Watch {
     /// [`Stop::code`] of the requested stop, 0 while none is.
     stop: AtomicU8,
     /// When the stop was requested (for [`STOP_GRACE`]).
-    stop_requested: Mutex<Option<Instant>>,
+    /// When the stop was requested, and the process's CPU time then.
+    stop_requested: Mutex<Option<(Instant, Option<Duration>)>>,
     phase: AtomicU8,
     /// Labels of the items the current phase works through, and the one at
     /// work (see [`set_items`]).
@@ -184,7 +194,7 @@ impl Watch {
             .compare_exchange(0, stop.code(), Ordering::SeqCst, Ordering::SeqCst)
             .is_ok()
         {
-            *lock(&self.stop_requested) = Some(Instant::now());
+            *lock(&self.stop_requested) = Some((Instant::now(), process_cpu_time()));
         }
     }
 
@@ -559,7 +569,7 @@ fn watchdog() {
             if let (Some(stop), Some(since)) = (Stop::from_code(w.stop.load(Ordering::SeqCst)), since)
                 && EXIT_ALLOWED.load(Ordering::SeqCst)
                 && !w.answered.load(Ordering::SeqCst)
-                && now.duration_since(since) >= STOP_GRACE
+                && grace_over(since, now)
             {
                 eprintln!(
                     "{} did not stop within {:.2}s of the stop; ending it",
@@ -570,6 +580,28 @@ fn watchdog() {
             }
         }
     }
+}
+
+/// Whether a phase stopped at `since` (the clock, the process's CPU time)
+/// has had its [`STOP_GRACE`] of CPU time, or [`STOP_GRACE_WALL`] on the
+/// clock; on the clock alone where the CPU time cannot be read.
+fn grace_over((since, cpu_then): (Instant, Option<Duration>), now: Instant) -> bool {
+    let wall = now.duration_since(since);
+    match (cpu_then, process_cpu_time()) {
+        (Some(then), Some(cpu)) => cpu.saturating_sub(then) >= STOP_GRACE || wall >= STOP_GRACE_WALL,
+        _ => wall >= STOP_GRACE,
+    }
+}
+
+/// The CPU time (user and system) this process has used, from
+/// `/proc/self/stat`, in Linux's clock ticks of 10 ms.
+fn process_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may
+    // hold spaces: state is the first, utime the 12th, stime the 13th.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks.saturating_mul(10)))
 }
 
 impl Limits {
@@ -641,6 +673,17 @@ fn split_unit(s: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_process_cpu_time_is_read_and_grows_with_work() {
+        let before = process_cpu_time().expect("/proc/self/stat has the CPU times");
+        let mut x: u64 = 1;
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(50) {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        assert!(process_cpu_time().expect("again") >= before);
+    }
 
     /// Counts to `n` with a checkpoint per step, as a phase's hot loop does.
     fn busy_phase(n: u64) -> u64 {
