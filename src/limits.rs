@@ -423,6 +423,13 @@ impl Drop for Answered {
     }
 }
 
+/// Says that the run watched on this thread works towards an answer again:
+/// a later stage under the same watch (`asp solve`'s exact-length search
+/// after its first one has answered) gets the watchdog's forced end again.
+pub fn unanswered() {
+    with_current(|w| w.answered.store(false, Ordering::SeqCst));
+}
+
 /// The stop requested for the run on this thread, if any. Cheap: two
 /// atomic loads.
 #[inline]
@@ -673,6 +680,17 @@ fn split_unit(s: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_later_stage_under_the_same_watch_is_unanswered_again() {
+        let _watch = watch(Limits::default());
+        let answered = || with_current(|w| w.answered.load(Ordering::SeqCst)).expect("watched");
+        assert!(!answered());
+        drop(Answered);
+        assert!(answered());
+        unanswered();
+        assert!(!answered());
+    }
 
     #[test]
     fn the_process_cpu_time_is_read_and_grows_with_work() {

@@ -332,6 +332,8 @@ fn run(
     on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
 ) -> Result<Report, PlannerError> {
     let _watch = limits::watch(options.limits);
+    // Under an outer watch, an earlier run may have answered already.
+    limits::unanswered();
     let start = limits::run_start().unwrap_or_else(Instant::now);
     if let Some((config, _)) = portfolio
         .iter()
