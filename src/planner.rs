@@ -363,7 +363,10 @@ fn run(
                 status: Status::Unsolvable,
                 plan: None,
                 ground: GroundStats::default(),
-                search: Statistics::default(),
+                search: Statistics {
+                    peak_memory_bytes: limits::peak_memory_bytes(),
+                    ..Statistics::default()
+                },
                 config: "grounding".to_string(),
                 total_time: start.elapsed(),
                 proven_optimal: false,

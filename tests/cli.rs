@@ -72,16 +72,22 @@ fn validate_names_the_failing_step_and_precondition() {
 fn unsolvable_tasks_exit_11_by_grounding_and_by_search() {
     for problem in ["tests/data/switch-unwired.pddl", "tests/data/switch-two.pddl"] {
         let plan = temp_plan("none.plan");
+        let json = temp_plan("none.json");
         let out = corvus(&[
             "solve",
             &data(SWITCH),
             &data(problem),
             "--plan-file",
             &plan.display().to_string(),
+            "--stats-json",
+            &json.display().to_string(),
         ]);
         assert_eq!(code(&out), 11, "{problem}: {}", stderr(&out));
         assert!(stderr(&out).contains("unsolvable"));
         assert!(!plan.exists(), "no plan file for an unsolvable task");
+        // Also a run that grounding decides reports the memory it used.
+        let stats = stats_json(&json);
+        assert!(stats["peak_memory_bytes"].as_u64().is_some_and(|b| b > 0), "{stats}");
     }
 }
 
