@@ -85,11 +85,15 @@ PAIRS = [("corvus-lama-first", "fd-lama-first"), ("corvus-lmcut", "fd-lmcut"), (
 # planner_time: corvus's own total time (`total_time_s`) and Fast Downward's
 # "Planner time" (translator and search). Lab's wall-clock time is in the
 # table too, but it polls the process once a second. Plots draw times below
-# FD's resolution of 0.01 s at 0.01 s.
+# 1 ms at 1 ms, and their axes begin a power of ten below the smallest value,
+# so that a solved task is never drawn on the border, where Lab puts the
+# tasks one planner did not solve.
 SCATTER_ATTRIBUTES = ["planner_time", "expansions"]
 # Anytime runs use all their time: their plots compare the final costs.
 ANYTIME_SCATTER_ATTRIBUTES = ["cost"]
-TIME_FLOOR = 0.01
+TIME_FLOOR = 0.001
+# Plot titles, with units.
+TITLES = {"planner_time": "planner time (s)", "expansions": "expansions (states)", "cost": "plan cost"}
 TABLE_ATTRIBUTES = [
     "coverage", "error", "valid", "cost", "plan_length", "expansions", "evaluations",
     "planner_wall_clock_time", "planner_time", "search_time", "memory", "unsolvable", "validate_error",
@@ -193,6 +197,30 @@ def parse_driver_log(content: str, props) -> None:
                 props.add_unexplained_error(f"corvus validate rejects the plan: {verdict.group(2)}")
         else:
             props["validate_error"] = last_lines("validate.err", 1)
+    # Every run has the attribute (empty: nothing refused), so that the
+    # table's column exists even when corvus refused no domain.
+    props.setdefault("validate_error", "")
+
+
+def git_revision() -> str:
+    """The checkout's commit (with `+` when it has uncommitted changes)."""
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+    return commit + ("+" if dirty else "")
+
+
+def package_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{name} {version(name)}"
+    except PackageNotFoundError:
+        return "?"
 
 
 def last_lines(file: str, n: int) -> str:
@@ -344,6 +372,8 @@ def main() -> None:
     corvus = args.corvus.resolve() if args.corvus else REPO / "target" / "release" / "corvus"
     driver = fd_driver()
     limit_s, limit_mib = args.time_limit, args.memory_limit
+    revision = git_revision()
+    fd_version = package_version("up-fast-downward")
     for domain_name, domain_file, problem_file in tasks(suite, domains, args.problems, args.spread):
         for config in configs:
             run = exp.add_run()
@@ -374,6 +404,12 @@ def main() -> None:
                             time_limit=limit_s)
             run.set_property("algorithm", config.name)
             run.set_property("planner", config.planner)
+            # Lab's Info table: what each configuration ran.
+            run.set_property("local_revision", revision if config.planner == "corvus" else fd_version)
+            run.set_property("global_revision", revision)
+            run.set_property("build_options", "cargo build --release" if config.planner == "corvus" else "up-fast-downward wheel")
+            run.set_property("driver_options", f"--time-limit {limit_s}s --memory-limit {limit_mib}M")
+            run.set_property("component_options", " ".join([*config.before, *config.after]))
             run.set_property("domain", domain_name)
             run.set_property("problem", problem_file.name)
             run.set_property("id", [config.name, domain_name, problem_file.name])
@@ -409,8 +445,9 @@ def main() -> None:
                 get_category=lambda run1, run2: run1["domain"],
                 filter=for_scatter,
                 format="png",
-                xlabel=corvus_name,
-                ylabel=fd_name,
+                title=f"{TITLES.get(attribute, attribute)}: {corvus_name} against {fd_name}",
+                xlabel=f"{corvus_name}: {TITLES.get(attribute, attribute)}",
+                ylabel=f"{fd_name}: {TITLES.get(attribute, attribute)}",
             )
             report.writer = square_scatter_writer()
             exp.add_report(
@@ -435,7 +472,9 @@ def square_scatter_writer():
             super()._plot(report, axes)
             values = [v for coords in report.categories.values() for xy in coords for v in xy if v > 0]
             if values:
-                low = 10 ** math.floor(math.log10(min(values)))
+                # One power of ten below the smallest value: Lab draws the
+                # unsolved tasks on the border, solved ones stay off it.
+                low = 10 ** (math.floor(math.log10(min(values))) - 1)
                 high = max(10 ** math.ceil(math.log10(max(values))), 10 * low)
                 axes.set_xlim(low, high)
                 axes.set_ylim(low, high)
