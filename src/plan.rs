@@ -1251,6 +1251,7 @@ mod tests {
 
     fn domain(types: &[(&str, &[&str])], constants: Vec<TypedName>, actions: Vec<Action>) -> Domain {
         Domain {
+            file: String::new(),
             name: "test".to_string(),
             requirements: vec!["strips".to_string(), "typing".to_string()],
             types: types

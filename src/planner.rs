@@ -373,6 +373,7 @@ fn run(
             });
         }
         Err(GroundError::Unsupported(m)) => return Err(PlannerError::Unsupported(m)),
+        Err(GroundError::Input(e)) => return Err(PlannerError::Input(e)),
     };
     log(
         options,

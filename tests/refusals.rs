@@ -171,6 +171,15 @@ fn negative_non_finite_and_missing_action_costs_are_input_errors() {
         "no-lengths.pddl:3:3: ",
         "no value in `:init` for `(road-length ?from ?to)`, the cost of action `drive` (domain 11:41)",
     );
+    // A value missing for one road that a reachable drive takes: only
+    // grounding knows it is needed; refused at the cost in the domain.
+    let problem = edited(&dir, ROADS_DETOUR, "(= (road-length c g) 1)", "", "one-missing.pddl");
+    refused(
+        &roads,
+        &problem,
+        "roads-domain.pddl:11:41: ",
+        "the cost of action drive needs (road-length c g), which the problem's :init gives no value",
+    );
     // `(total-cost)` needs no initial value: it starts at 0.
     let problem = edited(&dir, ROADS_DETOUR, "(= (total-cost) 0)", "", "no-total.pddl");
     let out = corvus(&["solve", &roads, &problem, "--plan-file", "-"]);

@@ -43,7 +43,7 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::normalize::{self, NormalAction, NormalTask};
-use crate::pddl::{Atom, CostExpr, Domain, GroundAtom, Literal, Problem, Term, TypedName};
+use crate::pddl::{Atom, CostExpr, Domain, ErrorKind, GroundAtom, Literal, PddlError, Problem, Term, TypedName};
 use crate::task::invariants::invariant_groups;
 use crate::task::{Axiom, CondEffect, Fact, FactId, Invariants, Operator, Task};
 
@@ -74,6 +74,10 @@ pub enum GroundError {
     /// The task uses something the grounder cannot handle (named).
     #[error("{0}")]
     Unsupported(String),
+    /// An input error only grounding finds: a reached operator's cost
+    /// needs a value the problem does not give.
+    #[error("{0}")]
+    Input(PddlError),
 }
 
 /// Grounds a checked domain and problem and simplifies the result.
@@ -227,6 +231,8 @@ struct Grounder<'a> {
     found: Vec<FxHashSet<Tuple>>,
     init_fluent: Vec<(u32, Tuple)>,
     uses_costs: bool,
+    /// The domain's file, for the place of a cost value the problem lacks.
+    domain_file: String,
 }
 
 /// Interns predicates and checks that each is used with one arity.
@@ -545,6 +551,7 @@ impl<'a> Grounder<'a> {
             queue: VecDeque::new(),
             init_fluent,
             uses_costs,
+            domain_file: domain.file.clone(),
         })
     }
 
@@ -921,7 +928,7 @@ impl<'a> Grounder<'a> {
         for c in &action.costs {
             let value = match c {
                 CostExpr::Constant(k) => *k,
-                CostExpr::Function { name, args, .. } => {
+                CostExpr::Function { name, args, location } => {
                     let mut names = Vec::with_capacity(args.len());
                     for t in args {
                         names.push(match t {
@@ -940,12 +947,17 @@ impl<'a> Grounder<'a> {
                     match numeric.get(&(name.as_str(), names.clone())) {
                         Some(&v) => v,
                         None => {
-                            return Err(GroundError::Unsupported(format!(
-                                "action {}: no value for ({}{}) in the initial state",
-                                action.name,
-                                name,
-                                names.iter().map(|n| format!(" {n}")).collect::<String>()
-                            )));
+                            return Err(GroundError::Input(PddlError {
+                                kind: ErrorKind::Semantic,
+                                file: self.domain_file.clone(),
+                                location: *location,
+                                message: format!(
+                                    "the cost of action {} needs ({}{}), which the problem's :init gives no value",
+                                    action.name,
+                                    name,
+                                    names.iter().map(|n| format!(" {n}")).collect::<String>()
+                                ),
+                            }));
                         }
                     }
                 }
@@ -1067,6 +1079,7 @@ mod tests {
 
     fn domain(types: &[(&str, &str)], actions: Vec<Action>) -> Domain {
         Domain {
+            file: String::new(),
             name: "test".to_string(),
             requirements: vec!["strips".to_string()],
             types: types

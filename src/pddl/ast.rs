@@ -167,6 +167,9 @@ pub struct DerivedRule {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Domain {
     pub name: String,
+    /// The file it was read from (`<domain>` for text), for the input
+    /// errors only grounding finds (a cost value the problem lacks).
+    pub file: String,
     /// Requirement flags without the leading `:`, e.g. `strips`, `typing`.
     pub requirements: Vec<String>,
     pub types: Vec<TypeDecl>,

@@ -809,6 +809,7 @@ impl Reader<'_> {
         let (name, sections) = self.define(top, "domain")?;
         let mut domain = Domain {
             name,
+            file: self.file.to_string(),
             requirements: Vec::new(),
             types: Vec::new(),
             constants: Vec::new(),

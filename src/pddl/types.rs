@@ -73,6 +73,7 @@ mod tests {
 
     fn domain(types: &[(&str, &[&str])]) -> Domain {
         Domain {
+            file: String::new(),
             name: "d".to_string(),
             requirements: Vec::new(),
             types: types
