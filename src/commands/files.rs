@@ -175,18 +175,7 @@ impl Inputs {
     /// taken for this run's answer if this run ends without writing one.
     pub fn remove_stale(&self, path: &Path, kind: Kind) -> Result<(), CommandError> {
         self.check(path, kind)?;
-        if fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
-            match fs::remove_file(path) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                    return Err(CommandError::io(format!(
-                        "{}: cannot remove the file of an earlier run",
-                        path.display()
-                    ))(e));
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+        remove_regular(path)
     }
 
     /// [`remove_stale`](Self::remove_stale) for the plan file and the
@@ -202,8 +191,25 @@ impl Inputs {
         for plan in &plans {
             self.check(plan, Kind::Plan)?;
         }
-        plans.iter().try_for_each(|plan| self.remove_stale(plan, Kind::Plan))
+        plans.iter().try_for_each(|plan| remove_regular(plan))
     }
+}
+
+/// Removes `path` if it is a regular file (not a link, device or FIFO).
+/// The caller has checked it with [`Inputs::check`].
+fn remove_regular(path: &Path) -> Result<(), CommandError> {
+    if fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        match fs::remove_file(path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                return Err(CommandError::io(format!(
+                    "{}: cannot remove the file of an earlier run",
+                    path.display()
+                ))(e));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A path for a header line: line breaks in a file name would end the comment.
