@@ -45,7 +45,8 @@ fn a_plan_file_that_is_an_input_is_refused_and_the_input_kept() {
     let problem = read(&dir.join("p.pddl"));
     fs::write(dir.join("notes.txt"), "my notes\n").expect("write");
     std::os::unix::fs::symlink("p.pddl", dir.join("link")).expect("symlink");
-    for plan in ["p.pddl", "./p.pddl", "d.pddl", "link", "notes.txt"] {
+    std::os::unix::fs::symlink("notes.txt", dir.join("notes-link")).expect("symlink");
+    for plan in ["p.pddl", "./p.pddl", "d.pddl", "link", "notes.txt", "notes-link"] {
         let out = corvus_in(&dir, &["d.pddl", "p.pddl", plan]);
         assert_eq!(code(&out), 2, "{plan}: {}", stderr(&out));
         assert!(stderr(&out).contains(plan.trim_start_matches("./")), "{}", stderr(&out));
@@ -65,7 +66,7 @@ fn a_plan_file_that_is_an_input_is_refused_and_the_input_kept() {
     assert_eq!(read(&dir.join("p.pddl")), problem);
     assert_eq!(read(&dir.join("notes.txt")), "my notes\n");
     assert!(fs::symlink_metadata(dir.join("link")).expect("link").is_symlink());
-    assert_eq!(listing(&dir), ["d.pddl", "link", "notes.txt", "p.pddl"]);
+    assert_eq!(listing(&dir), ["d.pddl", "link", "notes-link", "notes.txt", "p.pddl"]);
 }
 
 #[test]

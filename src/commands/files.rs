@@ -10,7 +10,8 @@
 //! - A regular file is written to a temporary file beside it and renamed
 //!   into place, so that a crash never leaves half a plan.
 //! - A device, a FIFO or a symbolic link is written through, never removed
-//!   or replaced: `--plan-file /dev/stdout` and `/dev/null` work.
+//!   or replaced: `--plan-file /dev/stdout` and `/dev/null` work. A link is
+//!   checked by the file it leads to.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -148,6 +149,8 @@ impl Inputs {
             }
             return Ok(());
         };
+        // What a link leads to is what would be written over.
+        let meta = fs::metadata(path).unwrap_or(meta);
         if meta.is_dir() {
             return Err(CommandError::Usage(format!(
                 "{}: is a directory, not {}",
