@@ -58,9 +58,11 @@ pub const WATCH_PERIOD: Duration = Duration::from_millis(10);
 /// machine loaded past its cores a thread may get no CPU for longer than
 /// this, and a phase that did not run has not failed to reach its
 /// checkpoint. With [`WATCH_PERIOD`], a run on a machine with a free core
-/// ends within about 0.2 s of its limit; [`STOP_GRACE_WALL`] bounds it on
-/// a starved one.
-pub const STOP_GRACE: Duration = Duration::from_millis(150);
+/// ends within about half a second of its limit; [`STOP_GRACE_WALL`]
+/// bounds it on a starved one. Half a second, not less: a search that
+/// grows its state registry spends a few hundred ms of CPU in one rehash
+/// between two checks, and a search ended from outside loses its statistics.
+pub const STOP_GRACE: Duration = Duration::from_millis(500);
 
 /// The most wall-clock time after a stop before the forced end, whatever
 /// CPU time the process got (see [`STOP_GRACE`]).
