@@ -350,3 +350,147 @@ fn ipc_sokoban_lurd_solves_the_level_in_its_comment() {
     assert_eq!(drawn.matches('*').count(), level.matches('$').count(), "{drawn}");
     assert_eq!(drawn.matches('$').count(), 0, "{drawn}");
 }
+
+/// The data a `show --html` page carries: the JSON in its `film` script.
+fn page_data(page: &str) -> serde_json::Value {
+    let start = page
+        .find(r#"<script type="application/json" id="film">"#)
+        .expect("a film script")
+        + r#"<script type="application/json" id="film">"#.len();
+    let end = start + page[start..].find("</script>").expect("closed");
+    serde_json::from_str(&page[start..end]).expect("the film is JSON")
+}
+
+/// What a page could fetch: every way HTML, CSS or a script names a resource.
+fn fetches(page: &str) -> Vec<&str> {
+    let svg_namespace = "http://www.w3.org/2000/svg";
+    [
+        "src=",
+        "href=",
+        "url(",
+        "@import",
+        "<link",
+        "fetch(",
+        "XMLHttpRequest",
+        "http://",
+        "https://",
+        "//cdn",
+    ]
+    .into_iter()
+    .filter(|needle| page.replace(svg_namespace, "").contains(needle))
+    .collect()
+}
+
+#[test]
+fn html_page_is_self_contained_and_holds_every_state() {
+    let dir = scratch("show-html");
+    let page_path = dir.join("plan.html");
+    let page_arg = page_path.display().to_string();
+    let out = corvus(&["show", HANOI_SEED, HANOI_WITNESS, "--html", &page_arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "the page goes to its file: {}", stdout(&out));
+    assert!(
+        stderr(&out).contains("4 states of a 3-step plan written to"),
+        "{}",
+        stderr(&out)
+    );
+    let page = std::fs::read_to_string(&page_path).expect("page written");
+    assert!(
+        page.starts_with("<!-- written by corvus show problems/hanoi-seed.asp"),
+        "{}",
+        &page[..100]
+    );
+    assert!(page.contains("<!DOCTYPE html>") && page.contains("<title>hanoi-seed.asp with hanoi-seed.witness</title>"));
+    assert_eq!(fetches(&page), Vec::<&str>::new(), "the page must need no network");
+    let data = page_data(&page);
+    assert_eq!(data["plan_length"], 3);
+    assert!(data["error"].is_null(), "{}", data["error"]);
+    let frames = data["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), 4);
+    assert_eq!(frames[2]["action"], "(move d8 d7 d2)");
+    // Every state has every disc on some peg, and one step moves one disc.
+    let stacks = |i: usize| -> Vec<Vec<String>> {
+        serde_json::from_value(frames[i]["scene"]["towers"].clone()).expect("stacks of disc names")
+    };
+    let discs = data["setting"]["towers"]["sizes"].as_object().expect("sizes").len();
+    assert!(discs > 0);
+    for i in 0..frames.len() {
+        assert_eq!(stacks(i).iter().map(Vec::len).sum::<usize>(), discs, "state {i}");
+    }
+    for i in 1..frames.len() {
+        let (before, after) = (stacks(i - 1), stacks(i));
+        let changed = before.iter().zip(&after).filter(|(b, a)| b != a).count();
+        assert_eq!(changed, 2, "step {i} takes a disc from one peg to another");
+    }
+    // A second run replaces its own page.
+    let again = corvus(&["show", HANOI_SEED, HANOI_WITNESS, "--html", &page_arg]);
+    assert_eq!(code(&again), 0, "{}", stderr(&again));
+
+    // The Sokoban board: rows of XSB characters, floor as `-`.
+    let out = corvus(&["show", TINY_ASP, TINY_WITNESS, "--html", &page_arg]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let data = page_data(&std::fs::read_to_string(&page_path).expect("page"));
+    let frames = data["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), 9);
+    let board = |i: usize| frames[i]["scene"]["board"].as_array().expect("rows").clone();
+    let count = |i: usize, c: char| -> usize {
+        board(i)
+            .iter()
+            .map(|r| r.as_str().unwrap_or("").matches(c).count())
+            .sum()
+    };
+    assert_eq!(count(0, '@') + count(0, '+'), 1, "one player");
+    assert_eq!(count(8, '*'), 1, "the stone ends on its goal");
+    assert_eq!(
+        board(0).len(),
+        data["setting"]["board"]["height"].as_u64().expect("height") as usize
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn html_page_of_a_failing_plan_shows_where_it_fails_and_respects_other_files() {
+    let dir = scratch("show-html-fails");
+    let witness = dir.join("short.witness");
+    // The first two moves of the seed's three: the goal does not hold.
+    let seed = std::fs::read_to_string(crate_dir().join(HANOI_WITNESS)).expect("witness");
+    std::fs::write(&witness, seed.lines().take(2).collect::<Vec<_>>().join("\n")).expect("write");
+    let page_path = dir.join("plan.html");
+    let page_arg = page_path.display().to_string();
+    let out = corvus(&["show", HANOI_SEED, &witness.display().to_string(), "--html", &page_arg]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let data = page_data(&std::fs::read_to_string(&page_path).expect("page written"));
+    assert!(
+        data["error"].as_str().is_some_and(|e| e.contains("goal")),
+        "{}",
+        data["error"]
+    );
+    assert_eq!(data["frames"].as_array().map(Vec::len), Some(3));
+
+    // A file of the user's is not replaced, and an input is not written over.
+    let notes = dir.join("notes.html");
+    std::fs::write(&notes, "<p>my notes</p>\n").expect("write");
+    let out = corvus(&[
+        "show",
+        HANOI_SEED,
+        HANOI_WITNESS,
+        "--html",
+        &notes.display().to_string(),
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("notes.html"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&notes).expect("kept"), "<p>my notes</p>\n");
+    let out = corvus(&[
+        "show",
+        HANOI_SEED,
+        &witness.display().to_string(),
+        "--html",
+        &witness.display().to_string(),
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&witness).expect("kept").starts_with("put("));
+    // --html draws no text pictures, so it does not go with --step.
+    let out = corvus(&["show", HANOI_SEED, HANOI_WITNESS, "--html", &page_arg, "--step", "1"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}

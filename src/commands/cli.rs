@@ -69,10 +69,12 @@ Example:\n  corvus validate problems/ipc/blocks/domain.pddl problems/ipc/blocks/
     /// Draw a Hanoi or Sokoban plan step by step: INSTANCE.asp WITNESS, or DOMAIN PROBLEM PLAN.
     #[command(
         after_help = "Exit codes: 0 drawn, 1 a step does not apply or the goal does not hold (the \
-states up to it are drawn), 2 --step beyond the plan, 31 input error, 34 neither Hanoi nor Sokoban.\n\n\
+states up to it are drawn), 2 --step beyond the plan or an output corvus may not write, 31 input \
+error, 34 neither Hanoi nor Sokoban.\n\n\
 Examples:\n  corvus show problems/hanoi-seed.asp problems/hanoi-seed.witness\n  \
 corvus show domains/sokoban.pddl problem.pddl sas_plan --step 12\n  \
-corvus show level.asp witness.lp --animate --delay 150"
+corvus show level.asp witness.lp --animate --delay 150\n  \
+corvus show problems/hanoi-seed.asp problems/hanoi-seed.witness --html plan.html"
     )]
     Show(ShowArgs),
     /// Sokoban levels in the XSB text format: import, LURD export, LURD replay.

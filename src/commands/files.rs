@@ -29,8 +29,8 @@ pub enum Kind {
     Plan,
     /// A `--stats-json` object: JSON with a `status` key.
     Stats,
-    /// A PDDL or ASP file corvus generated: its first line is [`HEADER_PDDL`]
-    /// or [`HEADER_ASP`].
+    /// A PDDL, ASP or HTML file corvus generated: its first line is
+    /// [`HEADER_PDDL`], [`HEADER_ASP`] or [`HEADER_HTML`].
     Generated,
 }
 
@@ -39,6 +39,9 @@ pub enum Kind {
 pub const HEADER_PDDL: &str = "; written by corvus";
 /// The same for an ASP file.
 pub const HEADER_ASP: &str = "% written by corvus";
+/// The same for a web page (`show --html`); a comment may come before
+/// `<!DOCTYPE html>`.
+pub const HEADER_HTML: &str = "<!-- written by corvus";
 
 impl Kind {
     fn name(self) -> &'static str {
@@ -78,7 +81,8 @@ impl Kind {
                 reader.take(256).read_until(b'\n', &mut first)?;
                 Ok(first.iter().all(u8::is_ascii_whitespace)
                     || first.starts_with(HEADER_PDDL.as_bytes())
-                    || first.starts_with(HEADER_ASP.as_bytes()))
+                    || first.starts_with(HEADER_ASP.as_bytes())
+                    || first.starts_with(HEADER_HTML.as_bytes()))
             }
         }
     }

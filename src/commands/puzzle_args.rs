@@ -23,6 +23,9 @@ pub struct ShowArgs {
     /// Play the plan in place on the terminal (the plain sequence when stdout is not a terminal).
     #[arg(long)]
     animate: bool,
+    /// Write one self-contained web page that steps through the plan (play/step controls) to FILE.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["step", "animate"])]
+    html: Option<PathBuf>,
     /// Milliseconds between pictures of --animate.
     #[arg(long, value_name = "MS", default_value_t = 300)]
     delay: u64,
@@ -189,10 +192,11 @@ impl ShowArgs {
     /// Runs `show`; returns the exit code.
     pub fn run(self) -> i32 {
         let _watch = watch_unlimited();
-        let frames = match (self.step, self.animate) {
-            (Some(n), _) => ShowFrames::Step(n),
-            (None, true) => ShowFrames::Animate(Duration::from_millis(self.delay)),
-            (None, false) => ShowFrames::All,
+        let frames = match (self.html, self.step, self.animate) {
+            (Some(page), _, _) => ShowFrames::Html(page),
+            (None, Some(n), _) => ShowFrames::Step(n),
+            (None, None, true) => ShowFrames::Animate(Duration::from_millis(self.delay)),
+            (None, None, false) => ShowFrames::All,
         };
         super::show(&self.files, self.family.map(FamilyArg::family), frames)
     }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::asp::load_instance;
-use super::files::{self, HEADER_ASP, HEADER_PDDL, Inputs, Kind};
+use super::files::{self, HEADER_ASP, HEADER_HTML, HEADER_PDDL, Inputs, Kind};
 use super::{CommandError, finish, read_file, write_stdout};
 use crate::exit;
 use crate::pddl::{self, Domain, Problem};
@@ -42,7 +42,7 @@ impl PlanTask {
 }
 
 /// Which pictures `show` draws.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShowFrames {
     /// Every state, one after the other.
     All,
@@ -51,6 +51,8 @@ pub enum ShowFrames {
     /// Every state in place on a terminal, with this delay between them
     /// (all of them one after the other when stdout is not a terminal).
     Animate(Duration),
+    /// A web page that steps through every state, written to this file.
+    Html(PathBuf),
 }
 
 /// Draws the states a Hanoi or Sokoban plan passes through.
@@ -59,6 +61,9 @@ pub fn show(files: &[PathBuf], family: Option<Family>, frames: ShowFrames) -> i3
 }
 
 fn show_plan(files: &[PathBuf], family: Option<Family>, frames: ShowFrames) -> Result<i32, CommandError> {
+    if let ShowFrames::Html(path) = &frames {
+        Inputs::new(files.iter().map(PathBuf::as_path)).check(path, Kind::Generated)?;
+    }
     let task = PlanTask::load(files, family)?;
     let film = show::film(&task.domain, &task.problem, &task.plan)?;
     // Drawing in place only works on a terminal; a file or pipe gets the plain sequence.
@@ -79,6 +84,27 @@ fn show_plan(files: &[PathBuf], family: Option<Family>, frames: ShowFrames) -> R
             None => Ok(()),
         })?,
         ShowFrames::Animate(delay) => write_stdout(|out| show::animate(&film.frames, delay, out))?,
+        ShowFrames::Html(path) => {
+            let paths: Vec<String> = files.iter().map(|f| files::one_line(f)).collect();
+            let names: Vec<String> = files
+                .iter()
+                .map(|f| f.file_name().unwrap_or(f.as_os_str()).to_string_lossy().into_owned())
+                .collect();
+            // `--` may not stand inside an HTML comment.
+            let text = format!(
+                "{HEADER_HTML} show {} -->\n{}",
+                paths.join(" ").replace("--", "- -"),
+                show::page(&film, &names.join(" with "))
+            );
+            files::write(&path, text.as_bytes())
+                .map_err(CommandError::io(format!("{}: cannot write file", path.display())))?;
+            eprintln!(
+                "{} states of a {}-step plan written to {}",
+                film.frames.len(),
+                film.plan_length,
+                path.display()
+            );
+        }
         ShowFrames::All => write_stdout(|out| {
             film.frames
                 .iter()

@@ -90,8 +90,15 @@ impl Towers {
         })
     }
 
+    pub fn setting(&self) -> super::Setting {
+        super::Setting::Towers {
+            pegs: self.pegs.clone(),
+            sizes: self.size.iter().map(|(d, s)| (d.clone(), *s)).collect(),
+        }
+    }
+
     /// The discs on each peg, bottom first.
-    fn stacks<'a>(&'a self, state: &'a HashSet<GroundAtom>) -> Vec<Vec<&'a str>> {
+    pub fn stacks<'a>(&'a self, state: &'a HashSet<GroundAtom>) -> Vec<Vec<&'a str>> {
         let mut above: HashMap<&str, &str> = HashMap::new();
         for atom in state.iter().filter(|a| a.predicate == "on") {
             if let [d, p] = atom.args.as_slice() {

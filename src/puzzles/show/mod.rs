@@ -8,6 +8,7 @@
 //! picture never shows a step the validator would reject.
 
 mod hanoi;
+mod html;
 mod sokoban;
 
 use std::collections::HashSet;
@@ -49,13 +50,43 @@ enum Drawing {
     Sokoban(sokoban::Board),
 }
 
+pub use html::page;
+
 /// One picture: the state after `step` steps, with the action that led to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
     pub step: usize,
     /// `(move d9 d8 d3)`; `None` for the initial state.
     pub action: Option<String>,
+    /// The state as text, for the terminal.
     pub picture: String,
+    /// The state as data, for pictures drawn elsewhere (the HTML page).
+    pub scene: Scene,
+}
+
+/// What a picture shows, as data.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scene {
+    /// The discs on each peg, bottom first.
+    Towers(Vec<Vec<String>>),
+    /// The board in XSB characters (`#` wall, `-` floor, `@` player, `$`
+    /// stone, `.` goal, `*` stone on a goal, `+` player on a goal, a blank
+    /// outside the walls), one string per row.
+    Board(Vec<String>),
+}
+
+/// What stays the same in every picture of a task.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Setting {
+    /// The pegs from left to right, and every disc's size (1 the smallest).
+    Towers {
+        pegs: Vec<String>,
+        sizes: std::collections::BTreeMap<String, usize>,
+    },
+    /// A board of this many columns and rows.
+    Board { width: usize, height: usize },
 }
 
 impl Frame {
@@ -76,12 +107,16 @@ impl Frame {
 /// The pictures of a replayed plan.
 #[derive(Clone, Debug)]
 pub struct Film {
+    /// What every picture shares.
+    pub setting: Setting,
     /// The initial state and the state after every step that applied.
     pub frames: Vec<Frame>,
     /// Steps in the plan (the frames stop early when a step does not apply).
     pub plan_length: usize,
     /// The step that does not apply, or the goal that does not hold at the end.
     pub error: Option<InvalidPlan>,
+    /// The step that does not apply, as `(name args)`.
+    pub rejected: Option<String>,
 }
 
 fn has_predicate(domain: &Domain, name: &str, arity: usize) -> bool {
@@ -118,6 +153,26 @@ impl Drawing {
             Drawing::Sokoban(b) => b.draw(state),
         }
     }
+
+    fn scene(&self, state: &HashSet<GroundAtom>) -> Scene {
+        match self {
+            Drawing::Hanoi(t) => Scene::Towers(
+                t.stacks(state)
+                    .into_iter()
+                    .map(|s| s.into_iter().map(str::to_string).collect())
+                    .collect(),
+            ),
+            // `-`, XSB's other floor character, tells floor from outside.
+            Drawing::Sokoban(b) => Scene::Board(b.rows(state, '-')),
+        }
+    }
+
+    fn setting(&self) -> Setting {
+        match self {
+            Drawing::Hanoi(t) => t.setting(),
+            Drawing::Sokoban(b) => b.setting(),
+        }
+    }
 }
 
 fn format_step(step: &PlanStep) -> String {
@@ -134,7 +189,7 @@ fn format_step(step: &PlanStep) -> String {
 pub fn film(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Film, ShowError> {
     let drawing = recognise(domain, problem)?;
     let replayed = replay(domain, problem, plan);
-    let frames = replayed
+    let frames: Vec<Frame> = replayed
         .states
         .iter()
         .enumerate()
@@ -142,11 +197,18 @@ pub fn film(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Film, Sho
             step: i,
             action: i.checked_sub(1).and_then(|s| plan.steps.get(s)).map(format_step),
             picture: drawing.draw(state),
+            scene: drawing.scene(state),
         })
         .collect();
     Ok(Film {
-        frames,
+        setting: drawing.setting(),
         plan_length: plan.steps.len(),
+        rejected: replayed
+            .error
+            .as_ref()
+            .and_then(|_| plan.steps.get(frames.len().saturating_sub(1)))
+            .map(format_step),
+        frames,
         error: replayed.error,
     })
 }

@@ -306,6 +306,13 @@ impl Board {
         })
     }
 
+    pub fn setting(&self) -> super::Setting {
+        super::Setting::Board {
+            width: usize::try_from(self.width).unwrap_or(0),
+            height: usize::try_from(self.height).unwrap_or(0),
+        }
+    }
+
     /// Where the player and the stones are in `state`.
     fn positions(&self, state: &HashSet<GroundAtom>) -> (Option<Cell>, HashSet<Cell>) {
         let mut player = None;
@@ -324,6 +331,17 @@ impl Board {
 
     /// The state in XSB characters, one line per row, trailing blanks cut.
     pub fn draw(&self, state: &HashSet<GroundAtom>) -> String {
+        let rows: Vec<String> = self
+            .rows(state, ' ')
+            .into_iter()
+            .map(|r| r.trim_end().to_string())
+            .collect();
+        rows.join("\n")
+    }
+
+    /// The state in XSB characters, every row `width` long, with `floor`
+    /// for empty floor (a blank outside the walls).
+    pub fn rows(&self, state: &HashSet<GroundAtom>, floor: char) -> Vec<String> {
         let (player, stones) = self.positions(state);
         let mut rows = Vec::new();
         for y in 0..self.height {
@@ -336,7 +354,7 @@ impl Board {
                 } else if stones.contains(&c) {
                     if goal { '*' } else { '$' }
                 } else if self.floor.contains(&c) {
-                    if goal { '.' } else { ' ' }
+                    if goal { '.' } else { floor }
                 } else if (-1..=1).any(|dy| (-1..=1).any(|dx| self.floor.contains(&(x + dx, y + dy)))) {
                     '#'
                 } else {
@@ -344,9 +362,9 @@ impl Board {
                 };
                 row.push(ch);
             }
-            rows.push(row.trim_end().to_string());
+            rows.push(row);
         }
-        rows.join("\n")
+        rows
     }
 
     /// The LURD string of a replayed plan: each step moves the player to a

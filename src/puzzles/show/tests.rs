@@ -186,6 +186,7 @@ fn animation_clears_the_screen_before_each_picture() {
             step: i,
             action: (i > 0).then(|| format!("(a{i})")),
             picture: format!("picture {i}"),
+            scene: Scene::Board(vec![format!("picture {i}")]),
         })
         .collect();
     let mut out = Vec::new();
