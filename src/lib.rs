@@ -15,6 +15,7 @@
 
 pub mod aliases;
 pub mod commands;
+pub mod config;
 pub mod exit;
 pub mod ground;
 pub mod heuristic;

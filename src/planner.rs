@@ -12,9 +12,9 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+pub use crate::config::{Config, Evaluator, PROBE_EXPANSIONS};
 use crate::exit;
 use crate::ground::{self, GroundError, GroundStats};
-use crate::heuristic::cost_type::CostType;
 use crate::heuristic::{BuildContext, HeuristicKind, pdb, relax};
 use crate::limits::{self, Phase, Stop, Stopped};
 use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
@@ -116,7 +116,7 @@ pub struct Report {
     pub plan: Option<FoundPlan>,
     pub ground: GroundStats,
     pub search: Statistics,
-    /// The configuration that decided the run, for the log (`astar(lmcut)`).
+    /// The configuration that decided the run, for the log (its spec, `astar(lmcut())`).
     pub config: String,
     pub total_time: Duration,
     /// An anytime run proved its best plan optimal (a phase found nothing
@@ -191,7 +191,7 @@ pub fn solve_loaded_with(
     match loaded {
         Ok(loaded) => {
             let (d, p) = loaded?;
-            run(&d, &p, options, &[(options.config, 1.0)], on_plan)
+            run(&d, &p, options, &[(options.config.clone(), 1.0)], on_plan)
         }
         Err(stopped) => Ok(stopped_report(stopped, GroundStats::default(), start, options)),
     }
@@ -210,81 +210,7 @@ pub fn solve_with(
     options: &Options,
     on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
 ) -> Result<Report, PlannerError> {
-    run(domain, problem, options, &[(options.config, 1.0)], on_plan)
-}
-
-/// One search configuration: what `solve` runs, or one entry of a
-/// portfolio.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Config {
-    pub search: Strategy,
-    pub heuristic: &'static HeuristicKind,
-    /// Further heuristics, each with an open list of its own (lazy search
-    /// only: the eager searches take one).
-    pub more_heuristics: &'static [&'static HeuristicKind],
-    /// Use the heuristic's preferred operators (greedy search).
-    pub preferred_operators: bool,
-    /// Wrap the heuristic in a perimeter of exact goal distances found by a
-    /// backward search (see [`crate::heuristic::perimeter`]).
-    pub perimeter: bool,
-    /// A probe: the heuristic is built with a fixed amount of work and the
-    /// search stops after [`PROBE_EXPANSIONS`] expansions, so the probe
-    /// decides the same tasks, with the same plans, on every machine.
-    pub probe: bool,
-    /// The action costs the heuristic sees; the search counts the task's.
-    pub cost_type: CostType,
-    /// The user asked for this heuristic: if it cannot handle the task,
-    /// that is an error. Otherwise (a search algorithm's default, a
-    /// portfolio entry) another one is used, and the log says so.
-    pub explicit_heuristic: bool,
-}
-
-/// Most expansions of a probe: a short try, counted in expansions rather
-/// than seconds so that it ends at the same point on every machine.
-pub const PROBE_EXPANSIONS: u64 = 100_000;
-
-impl Config {
-    /// The configuration of this search algorithm and heuristic, with the
-    /// heuristic's preferred operators when it has them.
-    pub fn new(search: Strategy, heuristic: &'static HeuristicKind) -> Self {
-        Config {
-            search,
-            heuristic,
-            more_heuristics: &[],
-            preferred_operators: heuristic.preferred_operators,
-            perimeter: false,
-            probe: false,
-            cost_type: CostType::Normal,
-            explicit_heuristic: false,
-        }
-    }
-
-    /// The name in logs and statistics, e.g. `astar(lmcut)`,
-    /// `gbfs(hff[cost=one])`, `lazy(hff,lmcount)`.
-    pub fn name(&self) -> String {
-        let cost = if self.cost_type != CostType::Normal {
-            format!("[cost={}]", self.cost_type.name())
-        } else {
-            String::new()
-        };
-        let names: Vec<String> = std::iter::once(self.heuristic)
-            .chain(self.more_heuristics.iter().copied())
-            .map(|k| format!("{}{cost}", k.name))
-            .collect();
-        let mut h = names.join(",");
-        if self.perimeter {
-            h = format!("perimeter({h})");
-        }
-        let s = format!("{}({h})", self.search.name());
-        if self.probe { format!("{s}[probe]") } else { s }
-    }
-}
-
-/// Greedy best-first search with h_FF and its preferred operators.
-impl Default for Config {
-    fn default() -> Self {
-        Config::new(Strategy::Greedy, &relax::HFF)
-    }
+    run(domain, problem, options, &[(options.config.clone(), 1.0)], on_plan)
 }
 
 /// The portfolio for decision problems with a bound ("is there a plan of at
@@ -300,7 +226,13 @@ impl Default for Config {
 pub fn bounded_portfolio() -> Vec<(Config, f64)> {
     let pdb = Config::new(Strategy::Astar, &pdb::PDB);
     vec![
-        (Config { probe: true, ..pdb }, 1.0),
+        (
+            Config {
+                probe: true,
+                ..pdb.clone()
+            },
+            1.0,
+        ),
         (pdb, 0.6),
         (Config::new(Strategy::Greedy, &relax::HFF), 1.0),
     ]
@@ -337,7 +269,7 @@ fn run(
     let start = limits::run_start().unwrap_or_else(Instant::now);
     if let Some((config, _)) = portfolio
         .iter()
-        .find(|(c, _)| !c.more_heuristics.is_empty() && !c.search.is_lazy())
+        .find(|(c, _)| c.evaluators.len() > 1 && !c.search.is_lazy())
     {
         return Err(PlannerError::Unsupported(format!(
             "{} takes one heuristic; several heuristics need the lazy search (`lazy`, `bfws`)",
@@ -415,10 +347,11 @@ fn run(
 
     let portfolio = portfolio
         .iter()
-        .map(|&(config, share)| Ok((for_task(&task, config, options)?, share)))
+        .map(|(config, share)| Ok((for_task(&task, config.clone(), options)?, *share)))
         .collect::<Result<Vec<_>, PlannerError>>()?;
     let mut last: Option<(Status, Statistics, String)> = None;
-    for (i, &(config, share)) in portfolio.iter().enumerate() {
+    for (i, (config, share)) in portfolio.iter().enumerate() {
+        let share = *share;
         let mut limits = options.limits;
         let is_last = i + 1 == portfolio.len();
         let total = options.limits.time.or((!is_last).then_some(NOMINAL_TIME));
@@ -430,7 +363,7 @@ fn run(
                 left.mul_f64(share.clamp(0.0, 1.0))
             });
         }
-        let name = config.name();
+        let name = config.to_string();
         log(options, format!("search: {name}"));
         let (outcome, stats) = match limits::catch(|| run_config(&task, config, bound, limits, options)) {
             Ok(r) => r,
@@ -460,7 +393,7 @@ fn run(
                 let stop = on_plan(report.plan.as_ref().expect("solved")).is_break();
                 if options.anytime && !stop {
                     let first = anytime::First {
-                        config,
+                        config: config.clone(),
                         bound,
                         start,
                         found_cost,
@@ -521,45 +454,39 @@ fn run(
 /// admissible one, so that A* stays optimal; h_FF for the others).
 fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, PlannerError> {
     use crate::heuristic::{perimeter, unsupported_feature};
-    if config.perimeter
+    if config.evaluators.iter().any(|e| e.perimeter)
         && let Some(feature) = unsupported_feature(perimeter::CONDITIONAL_EFFECTS, perimeter::AXIOMS, task)
     {
         return Err(PlannerError::Unsupported(format!(
-            "--perimeter does not support {feature}, which this task has"
+            "perimeter does not support {feature}, which this task has"
         )));
     }
     let mut config = config;
     // The further heuristics of a lazy search: one that cannot handle the
     // task is left out (there is one guide at least).
-    if config
-        .more_heuristics
-        .iter()
-        .any(|k| k.unsupported_feature(task).is_some())
-    {
-        let mut kept = Vec::new();
-        for &kind in config.more_heuristics {
-            match kind.unsupported_feature(task) {
-                None => kept.push(kind),
-                Some(feature) => {
-                    unsupported_heuristic(task, kind, feature, &config)?;
-                    log(
-                        options,
-                        format!(
-                            "heuristic {} does not support {feature}, which this task has: left out",
-                            kind.name
-                        ),
-                    );
-                }
+    let mut kept = vec![config.evaluators[0]];
+    for &e in &config.evaluators[1..] {
+        match e.kind.unsupported_feature(task) {
+            None => kept.push(e),
+            Some(feature) => {
+                unsupported_heuristic(task, e.kind, feature, &config)?;
+                log(
+                    options,
+                    format!(
+                        "heuristic {} does not support {feature}, which this task has: left out",
+                        e.kind.name
+                    ),
+                );
             }
         }
-        // Once per run, like the list the command line builds.
-        config.more_heuristics = kept.leak();
     }
-    let Some(feature) = config.heuristic.unsupported_feature(task) else {
+    config.evaluators = kept;
+    let first = config.evaluators[0];
+    let Some(feature) = first.kind.unsupported_feature(task) else {
         return Ok(config);
     };
-    unsupported_heuristic(task, config.heuristic, feature, &config)?;
-    let replacement: &'static HeuristicKind = if config.heuristic.admissible {
+    unsupported_heuristic(task, first.kind, feature, &config)?;
+    let replacement: &'static HeuristicKind = if first.kind.admissible {
         &relax::HMAX
     } else {
         &relax::HFF
@@ -568,7 +495,7 @@ fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, Pl
         options,
         format!(
             "heuristic {} does not support {feature}, which this task has: using {} instead{}",
-            config.heuristic.name,
+            first.kind.name,
             replacement.name,
             if replacement.admissible {
                 " (admissible for this task)"
@@ -577,11 +504,12 @@ fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, Pl
             }
         ),
     );
-    Ok(Config {
-        heuristic: replacement,
-        preferred_operators: config.preferred_operators && replacement.preferred_operators,
-        ..config
-    })
+    config.evaluators[0] = Evaluator {
+        kind: replacement,
+        preferred: first.preferred && replacement.preferred_operators,
+        ..first
+    };
+    Ok(config)
 }
 
 /// The error for a heuristic the user asked for by name that cannot handle
@@ -632,35 +560,29 @@ pub fn stopped_report(stopped: Stopped, ground: GroundStats, start: Instant, opt
 
 fn run_config(
     task: &Task,
-    config: Config,
+    config: &Config,
     bound: Option<u64>,
     limits: Limits,
     options: &Options,
 ) -> (Outcome, Statistics) {
     let verbose = options.verbose;
     let start = Instant::now();
-    let context = BuildContext {
-        time_limit: limits.time,
-        probe: config.probe,
-        cost_type: config.cost_type,
-    };
     let building = limits::phase(Phase::HeuristicConstruction);
-    let mut guide = config.heuristic.build_with(task, &context);
-    if verbose && let Some(report) = guide.build_report() {
-        eprintln!("{report}");
-    }
-    if config.perimeter {
-        guide = with_perimeter(task, guide, bound, limits, verbose);
-    }
-    let mut more: Vec<_> = config
-        .more_heuristics
-        .iter()
-        .map(|kind| (kind.build_with(task, &context), kind.preferred_operators))
-        .collect();
-    for (h, _) in &more {
+    let mut heuristics: Vec<Box<dyn crate::heuristic::Heuristic>> = Vec::new();
+    for e in &config.evaluators {
+        let context = BuildContext {
+            time_limit: limits.time,
+            probe: config.probe,
+            cost_type: e.cost_type,
+        };
+        let mut h = e.kind.build_with(task, &context);
         if verbose && let Some(report) = h.build_report() {
             eprintln!("{report}");
         }
+        if e.perimeter {
+            h = with_perimeter(task, h, bound, limits, verbose);
+        }
+        heuristics.push(h);
     }
     // Building the heuristics counts against the time limit.
     let mut limits = limits;
@@ -670,7 +592,7 @@ fn run_config(
     }
     // Against a bound, an inadmissible guide of the eager engine needs an
     // admissible partner to prune with; h_max is the cheap one.
-    let mut prune = if bound.is_some() && !guide.is_admissible() && !config.search.is_lazy() {
+    let mut prune = if bound.is_some() && !heuristics[0].is_admissible() && !config.search.is_lazy() {
         Some(relax::HMAX.build(task))
     } else {
         None
@@ -680,7 +602,7 @@ fn run_config(
     let search_config = SearchConfig {
         strategy: config.search,
         bound,
-        preferred_operators: config.preferred_operators,
+        preferred_operators: config.preferred_operators(),
         limits,
         verbose,
         pack_states: options.pack_states,
@@ -688,23 +610,20 @@ fn run_config(
     if let Strategy::Lazy(lazy) = config.search {
         // The lazy engine never prunes with a heuristic, so needs no
         // admissible partner against a bound.
-        // `preferred_operators` of the configuration (off with
-        // --no-preferred) turns off the preferred operators of every guide.
-        let mut guides = vec![search::Guide {
-            heuristic: guide.as_mut(),
-            preferred_operators: config.heuristic.preferred_operators,
-        }];
-        for (heuristic, preferred_operators) in &mut more {
-            guides.push(search::Guide {
-                heuristic: heuristic.as_mut(),
-                preferred_operators: *preferred_operators,
-            });
-        }
+        let mut guides: Vec<search::Guide> = heuristics
+            .iter_mut()
+            .zip(&config.evaluators)
+            .map(|(h, e)| search::Guide {
+                heuristic: h.as_mut(),
+                preferred_operators: e.preferred,
+            })
+            .collect();
         return search::search_lazy(task, &mut guides, lazy, &search_config);
     }
+    let guide = heuristics[0].as_mut();
     match prune.as_mut() {
-        Some(p) => search::search(task, guide.as_mut(), Some(p.as_mut()), &search_config),
-        None => search::search(task, guide.as_mut(), None, &search_config),
+        Some(p) => search::search(task, guide, Some(p.as_mut()), &search_config),
+        None => search::search(task, guide, None, &search_config),
     }
 }
 
@@ -908,21 +827,19 @@ mod tests {
             }
             // A* by default: h_max, admissible for the task.
             let default = for_task(t, Config::new(Strategy::Astar, &lmcut::LM_CUT), &quiet).unwrap();
-            assert_eq!(default.heuristic, &relax::HMAX);
-            assert!(!default.preferred_operators);
+            assert_eq!(default.heuristic(), &relax::HMAX);
+            assert!(!default.preferred_operators());
             // What handles the task stays.
             for kind in [&relax::HMAX, &relax::HFF] {
                 let asked = Config {
                     explicit_heuristic: true,
                     ..Config::new(Strategy::Greedy, kind)
                 };
-                assert_eq!(for_task(t, asked, &quiet).unwrap(), asked);
+                assert_eq!(for_task(t, asked.clone(), &quiet).unwrap(), asked);
             }
             // The perimeter cannot, and is only ever asked for explicitly.
-            let perimeter = Config {
-                perimeter: true,
-                ..Config::new(Strategy::Astar, &relax::HMAX)
-            };
+            let mut perimeter = Config::new(Strategy::Astar, &relax::HMAX);
+            perimeter.evaluators[0].perimeter = true;
             assert!(matches!(
                 for_task(t, perimeter, &quiet),
                 Err(PlannerError::Unsupported(_))
@@ -930,11 +847,11 @@ mod tests {
         }
         // STRIPS tasks keep every configuration.
         let strips = task(2, &[(&[0], &[], &[1], &[0], 1)], &[0], &[1], &[]);
-        let asked = Config {
+        let mut asked = Config {
             explicit_heuristic: true,
-            perimeter: true,
             ..Config::new(Strategy::Astar, &lmcut::LM_CUT)
         };
-        assert_eq!(for_task(&strips, asked, &quiet).unwrap(), asked);
+        asked.evaluators[0].perimeter = true;
+        assert_eq!(for_task(&strips, asked.clone(), &quiet).unwrap(), asked);
     }
 }

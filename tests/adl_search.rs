@@ -140,7 +140,7 @@ fn astar_finds_the_optimal_costs_of_fast_downward_and_refuses_what_it_cannot_do(
             &options(Config::new(Strategy::Astar, &lmcut::LM_CUT), 120),
         )
         .unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
-        assert_eq!(report.config, "astar(hmax)");
+        assert_eq!(report.config, "astar(hmax())");
         assert_eq!(report.plan.expect("plan").cost, cost, "{}", problem.display());
     }
 }

@@ -223,7 +223,7 @@ fn stats_json_matches_the_plan_file_and_the_outcome() {
     assert_eq!(s["plan_length"], steps);
     assert_eq!(s["plan_cost"], cost);
     assert_eq!(s["plan_file"], plan.display().to_string());
-    assert_eq!(s["config"], "astar(lmcut)");
+    assert_eq!(s["config"], "astar(lmcut())");
     for key in ["expanded", "evaluated", "generated", "peak_memory_bytes"] {
         assert!(s[key].as_u64().is_some_and(|v| v > 0), "{key}: {s}");
     }
@@ -441,7 +441,7 @@ fn heuristic_lists_run_the_lazy_searches_and_are_refused_by_the_eager_ones() {
         ]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         assert!(
-            stderr(&out).contains(&format!("{search}(hff,goalcount)")),
+            stderr(&out).contains(&format!("{search}([hff(), goalcount()])")),
             "{}",
             stderr(&out)
         );

@@ -162,7 +162,7 @@ fn first_problems_solved_with_valid_plans(config: Config, per_domain: usize, roo
                     break;
                 }
                 let options = Options {
-                    config,
+                    config: config.clone(),
                     ..gbfs_hff(if must_solve { 60 } else { 5 })
                 };
                 let report = match planner::solve_files(&domain, problem, &options) {
@@ -174,10 +174,10 @@ fn first_problems_solved_with_valid_plans(config: Config, per_domain: usize, roo
                     Err(e) => panic!("{}: {e}", problem.display()),
                 };
                 if !must_solve && report.status == Status::OutOfTime {
-                    eprintln!("note: {} did not solve {} within 5 s", config.name(), problem.display());
+                    eprintln!("note: {} did not solve {} within 5 s", config, problem.display());
                     continue;
                 }
-                assert_eq!(report.status, Status::Solved, "{} {}", config.name(), problem.display());
+                assert_eq!(report.status, Status::Solved, "{} {}", config, problem.display());
                 let found = report.plan.expect("a solved report has a plan");
                 // solve_files validated the plan already; replay it once more
                 // from its written form.
@@ -209,16 +209,18 @@ fn gbfs_with_landmark_count_finds_valid_plans() {
 
 #[test]
 fn lazy_search_and_bfws_solve_the_vendored_problems_with_valid_plans() {
-    static GOAL_COUNT: [&HeuristicKind; 1] = [&corvus::heuristic::goalcount::GOAL_COUNT];
-    let lazy = |novelty: NoveltyUse| Config {
-        more_heuristics: &GOAL_COUNT,
-        ..Config::new(
+    let lazy = |novelty: NoveltyUse| {
+        let mut config = Config::new(
             Strategy::Lazy(LazyOptions {
                 novelty,
                 ..LazyOptions::default()
             }),
             &relax::HFF,
-        )
+        );
+        config.evaluators.push(corvus::config::Evaluator::new(
+            &corvus::heuristic::goalcount::GOAL_COUNT,
+        ));
+        config
     };
     let vendored = [crate_dir().join("problems/ipc")];
     let mut solved = 0;

@@ -50,7 +50,7 @@ fn the_ipc_form_without_a_plan_file_writes_sas_plan_with_the_default_configurati
     let out = corvus_in(&dir, &[&data(BLOCKS), &data(BLOCKS_4)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("search: lazy(hff[cost=one],lmcount[cost=one])"),
+        stderr(&out).contains("search: lazy([hff(cost=one), lmcount(cost=one)])"),
         "{}",
         stderr(&out)
     );
@@ -89,7 +89,7 @@ fn every_alias_solves_a_shipped_problem_as_its_solve_options_do() {
         );
         assert_eq!(code(&out), 0, "{}: {}", alias.name, stderr(&out));
         // An anytime alias writes numbered plans, the last one the best.
-        let anytime = alias.solve_args.contains("--anytime");
+        let anytime = alias.anytime;
         let by_alias = if anytime { last_numbered(&by_alias) } else { by_alias };
         let verdict = assert_valid(&dir, BLOCKS_4, &by_alias);
         if alias.name.starts_with("seq-opt-") {
@@ -103,7 +103,10 @@ fn every_alias_solves_a_shipped_problem_as_its_solve_options_do() {
         args[1] = &domain;
         args[2] = &problem;
         args.push(&by_options_s);
-        args.extend(alias.solve_args.split_whitespace());
+        args.extend(["--search", alias.spec]);
+        if anytime {
+            args.push("--anytime");
+        }
         let out = corvus_in(&dir, &args);
         assert_eq!(code(&out), 0, "{}: {}", alias.name, stderr(&out));
         let by_options = if anytime {
@@ -124,7 +127,7 @@ fn every_alias_solves_a_shipped_problem_as_its_solve_options_do() {
         &["solve", "--alias", "seq-opt-lmcut", &data(BLOCKS), &data(BLOCKS_4)],
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stderr(&out).contains("search: astar(lmcut)"));
+    assert!(stderr(&out).contains("search: astar(lmcut())"));
     let out = corvus_in(
         &dir,
         &["--alias", "seq-opt-lmcut", "--search", "gbfs", "d.pddl", "p.pddl"],
@@ -244,4 +247,105 @@ fn last_numbered(path: &Path) -> PathBuf {
         .take_while(|p| p.exists())
         .last()
         .unwrap_or_else(|| panic!("no numbered plan file {}.1", path.display()))
+}
+
+/// Fast Downward's spelling of LAMA's first iteration (with the successor
+/// order corvus's lama-first uses), of A* with LM-cut and of blind A*
+/// finds the plans corvus's own spelling finds, byte for byte.
+#[test]
+fn fast_downward_spelled_specs_find_the_plans_of_corvus_spelled_ones() {
+    let dir = temp_dir("fd-specs");
+    let fd_lama_first = "let(hlm, lmcount(lm_factory=lm_reasonable_orders_hps(lm_rhw()), transform=adapt_costs(one)), \
+                         let(hff, ff(transform=adapt_costs(one)), lazy_greedy([hff, hlm], preferred=[hff, hlm], \
+                         cost_type=one, reopen_closed=false, preferred_successors_first=true)))";
+    let pairs: [(&str, &str, &[&str]); 3] = [
+        (
+            fd_lama_first,
+            "lama-first",
+            &["depot/p01", "logistics00/probLOGISTICS-4-0", "rovers/p01", "tpp/p01"],
+        ),
+        (
+            "astar(lmcut())",
+            "seq-opt-lmcut",
+            &["blocks/probBLOCKS-4-1", "gripper/prob01"],
+        ),
+        ("astar(blind())", "seq-opt-blind", &["blocks/probBLOCKS-4-1"]),
+    ];
+    for (spec, alias, problems) in pairs {
+        for problem in problems {
+            let (folder, name) = problem.split_once('/').expect("folder/name");
+            let domain = data(&format!("problems/ipc/{folder}/domain.pddl"));
+            let task = data(&format!("problems/ipc/{problem}.pddl"));
+            let by_spec = dir.join(format!("{folder}-{name}-spec.plan"));
+            let by_alias = dir.join(format!("{folder}-{name}-{alias}.plan"));
+            let (spec_s, alias_s) = (by_spec.display().to_string(), by_alias.display().to_string());
+            let out = corvus_in(
+                &dir,
+                &["solve", &domain, &task, "--search", spec, "--plan-file", &spec_s],
+            );
+            assert_eq!(code(&out), 0, "{spec} on {problem}: {}", stderr(&out));
+            let out = corvus_in(
+                &dir,
+                &["solve", &domain, &task, "--alias", alias, "--plan-file", &alias_s],
+            );
+            assert_eq!(code(&out), 0, "{alias} on {problem}: {}", stderr(&out));
+            assert_eq!(
+                std::fs::read_to_string(&by_spec).expect("written"),
+                std::fs::read_to_string(&by_alias).expect("written"),
+                "{spec} and {alias} on {problem}"
+            );
+        }
+    }
+    // The log prints the spec that ran, which reads back in.
+    let out = corvus_in(
+        &dir,
+        &["solve", &data(BLOCKS), &data(BLOCKS_4), "--search", fd_lama_first, "-q"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = corvus_in(
+        &dir,
+        &["solve", &data(BLOCKS), &data(BLOCKS_4), "--search", fd_lama_first],
+    );
+    assert!(
+        stderr(&out).contains("search: lazy([hff(cost=one), lmcount(cost=one)])\n"),
+        "{}",
+        stderr(&out)
+    );
+    // A mistake is a usage error that shows where it is.
+    let out = corvus_in(
+        &dir,
+        &[
+            "solve",
+            &data(BLOCKS),
+            &data(BLOCKS_4),
+            "--search",
+            "astar(lmcut(), w=2)",
+        ],
+    );
+    assert_eq!(code(&out), 2);
+    let message = stderr(&out);
+    assert!(
+        message.contains("column 18: `astar` has no parameter `w` (its parameters: eval, evals, cost_type, probe)"),
+        "{message}"
+    );
+    assert!(
+        message.contains("  astar(lmcut(), w=2)\n                   ^"),
+        "{message}"
+    );
+    // A spec names its heuristics; --heuristic goes with a search's name.
+    let out = corvus_in(
+        &dir,
+        &[
+            "solve",
+            &data(BLOCKS),
+            &data(BLOCKS_4),
+            "--search",
+            "astar(lmcut())",
+            "--heuristic",
+            "hff",
+        ],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("names its own heuristics"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -93,7 +93,12 @@ fn cost_types_guide_the_search_and_the_plan_counts_real_costs() {
         let log = stderr(&out);
         assert!(log.contains(&format!("Initial heuristic value for {name}:")), "{log}");
         let s = stats_json(&json);
-        assert_eq!(s["config"], format!("gbfs({name})"));
+        let spelled = if cost_type == "normal" {
+            "hff()".to_string()
+        } else {
+            format!("hff(cost={cost_type})")
+        };
+        assert_eq!(s["config"], format!("gbfs({spelled})"));
         // The plan file and the statistics give the real cost, which the validator confirms.
         let cost = validated_cost(&domain, &problem, &plan);
         assert_eq!(plan_cost(&plan), cost);
@@ -161,10 +166,7 @@ fn anytime_plans(domain: &str, problem: &str, options: &Options) -> (Vec<u64>, R
 
 fn anytime_options(cost_type: CostType, time_limit: Option<Duration>) -> Options {
     Options {
-        config: Config {
-            cost_type,
-            ..Config::default()
-        },
+        config: Config::default().with_cost_type(cost_type),
         limits: Limits {
             time: time_limit,
             ..Limits::default()
@@ -184,7 +186,7 @@ fn anytime_plans_get_strictly_cheaper_and_are_valid() {
     assert_eq!(report.status, Status::Solved);
     assert!(report.proven_optimal, "the last phase found nothing cheaper than 3");
     assert_eq!(report.plan.map(|p| p.cost), Some(3));
-    assert_eq!(report.config, "wastar[w=5](hff[cost=plusone])");
+    assert_eq!(report.config, "wastar(hff(cost=plusone), w=5)");
     // Without --anytime the same first search ends at its plan.
     let options = Options {
         anytime: false,
@@ -255,9 +257,9 @@ fn anytime_writes_numbered_plan_files_and_removes_stale_ones() {
     // The log names each phase and how the run ended.
     let log = stderr(&out);
     for needle in [
-        "search: gbfs(hff[cost=one])",
-        "anytime phase 1: wastar[w=5](hff[cost=plusone]), plans of cost below 10",
-        "anytime phase 2: wastar[w=3](hff[cost=plusone]), plans of cost below 3",
+        "search: gbfs(hff(cost=one))",
+        "anytime phase 1: wastar(hff(cost=plusone), w=5), plans of cost below 10",
+        "anytime phase 2: wastar(hff(cost=plusone), w=3), plans of cost below 3",
         "no plan costs less than 3: it is optimal",
         "plan written to",
     ] {
@@ -365,16 +367,16 @@ fn lama_improves_with_lazy_phases_on_both_heuristics() {
         }
         (costs, stderr(&out))
     };
-    let both = "(hff[cost=plusone],lmcount[cost=plusone])";
+    let both = "[hff(cost=plusone), lmcount(cost=plusone)]";
     // Roads: unit costs take the direct road (10); the greedy phase on
     // costs + 1 finds the way over b and c (3), weighted A* proves it optimal.
     let (costs, log) = run(&data(ROADS), &data(ROADS_DETOUR), "roads");
     assert_eq!(costs, [10, 3]);
     for needle in [
-        "search: lazy(hff[cost=one],lmcount[cost=one])".to_string(),
-        format!("anytime phase 1: lazy{both}, plans of cost below 10"),
-        format!("anytime phase 2: lazy-wastar[w=5]{both}, plans of cost below 3"),
-        format!("lazy-wastar[w=5]{both}: no plan costs less than 3: it is optimal"),
+        "search: lazy([hff(cost=one), lmcount(cost=one)])".to_string(),
+        format!("anytime phase 1: lazy({both}), plans of cost below 10"),
+        format!("anytime phase 2: lazy-wastar({both}, w=5), plans of cost below 3"),
+        format!("lazy-wastar({both}, w=5): no plan costs less than 3: it is optimal"),
     ] {
         assert!(log.contains(&needle), "log lacks {needle}: {log}");
     }
@@ -384,14 +386,16 @@ fn lama_improves_with_lazy_phases_on_both_heuristics() {
     let (costs, log) = run(&blocks("domain.pddl"), &blocks("probBLOCKS-4-1.pddl"), "blocks");
     assert_eq!(costs, [10]);
     for needle in [
-        format!("anytime phase 1: lazy-wastar[w=5]{both}, plans of cost below 10"),
+        format!("anytime phase 1: lazy-wastar({both}, w=5), plans of cost below 10"),
         "no plan costs less than 10: it is optimal".to_string(),
     ] {
         assert!(log.contains(&needle), "log lacks {needle}: {log}");
     }
     // Through the planner, stopped by the time limit.
     let mut options = anytime_options(CostType::Normal, Some(Duration::from_secs(3)));
-    (corvus::aliases::get("lama").expect("alias").configure)(&mut options);
+    let lama = corvus::aliases::get("lama").expect("alias");
+    options.config = lama.config();
+    options.anytime = lama.anytime;
     let (costs, report) = anytime_plans(&data(ELEVATORS), &data(ELEVATORS_P01), &options);
     assert!(!costs.is_empty());
     assert!(costs.windows(2).all(|w| w[1] < w[0]), "{costs:?}");

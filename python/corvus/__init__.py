@@ -5,8 +5,12 @@
     >>> result.status, result.plan.cost, [str(a) for a in result.plan.actions]
 
 ``solve`` and ``validate`` read files; ``solve_pddl`` and ``validate_pddl``
-take PDDL text. A configuration is an ``alias`` (see ``aliases()``) or a
-``search`` algorithm with a ``heuristic``; limits are seconds (or ``"5m"``)
+take PDDL text. A configuration is an ``alias`` (see ``aliases()``), a
+``search`` spec such as ``"astar(lmcut())"`` or
+``"lazy([hff(cost=one), lmcount(cost=one)])"`` (the command line's
+``--search``; Fast Downward's spelling works for the components corvus
+has), or a ``search`` algorithm's name with a ``heuristic`` (names,
+comma-separated); limits are seconds (or ``"5m"``)
 and bytes (or ``"8G"``). The result carries the statistics of the command
 line's ``--stats-json`` file under the same names. Searches run on a thread
 of their own without the GIL, while the calling thread looks for signals
@@ -39,6 +43,7 @@ __all__ = [
     "aliases",
     "heuristics",
     "searches",
+    "spec",
     "solve",
     "solve_pddl",
     "validate",
@@ -135,12 +140,25 @@ class Validation:
 
 
 def aliases() -> Dict[str, str]:
-    """The named configurations: name to description (with their ``solve`` options)."""
-    return {name: f"{text} [{args}]" for name, text, args in _corvus.aliases()}
+    """The named configurations: name to description (with the spec it stands for)."""
+    return dict(_corvus.aliases())
+
+
+def spec(
+    alias: Optional[str] = None,
+    search: Optional[str] = None,
+    heuristic: Optional[str] = None,
+    weight: float = 2.0,
+) -> str:
+    """The spec a configuration stands for, in corvus's spelling, as
+    ``solve`` with the same arguments would run it: ``spec(alias="lama-first")``
+    is ``"lazy([hff(cost=one), lmcount(cost=one)])"``. A bad configuration
+    raises ``ValueError`` naming the place of the mistake."""
+    return _corvus.spec(alias, search, heuristic, weight)
 
 
 def searches() -> List[str]:
-    """The search algorithms ``search=`` accepts."""
+    """The search algorithms ``search=`` accepts by name (it takes specs too)."""
     return list(_corvus.registry()[0])
 
 
@@ -229,8 +247,11 @@ def solve(
 
     Without ``alias`` or ``search`` it runs ``corvus solve``'s default
     (``lama-first``). ``alias`` cannot be combined with ``search`` or
-    ``heuristic``; ``weight`` (at least 0) is weighted A*'s. ``verbose``
-    prints the search log on stderr.
+    ``heuristic``. ``search`` is a spec (``"astar(lmcut())"``) or a
+    search's name; with a name, ``heuristic`` names its heuristics and
+    ``weight`` (at least 0) is weighted A*'s. A bad spec raises
+    ``ValueError`` with the place of the mistake. ``result.stats["config"]``
+    is the spec that ran. ``verbose`` prints the search log on stderr.
 
     ``anytime`` is ``--anytime``: after the first plan, cheaper ones until
     the time limit or a proof that the best is optimal (the alias ``lama``

@@ -105,7 +105,8 @@ def supported_kind() -> ProblemKind:
 
 class _CorvusEngine(Engine):
     """What every corvus engine shares: its configuration from ``params``
-    (``alias``, or ``search`` and ``heuristic``, as ``corvus.solve``;
+    (``alias``, a ``search`` spec such as ``"astar(lmcut())"``, or a
+    ``search`` name and ``heuristic``, as ``corvus.solve``;
     ``memory_limit``), the credits and the supported problem kind."""
 
     #: The alias run when no configuration is given.
@@ -124,6 +125,8 @@ class _CorvusEngine(Engine):
         self._MIXIN.__init__(self)
         if alias is None and search is None and heuristic is None:
             alias = self.DEFAULT_ALIAS
+        # A bad configuration is refused here, with the place of the mistake.
+        corvus.spec(alias=alias, search=search, heuristic=heuristic)
         self._config = dict(alias=alias, search=search, heuristic=heuristic, memory_limit=memory_limit)
 
     #: The engine's line in UP's credits banner.

@@ -18,7 +18,7 @@ use pyo3::types::PyBool;
 use corvus::commands::stats_json::{SolveStats, Stats};
 use corvus::limits::{self, StopHandle};
 use corvus::pddl::{self, Domain, PddlError, Problem};
-use corvus::planner::{self, Config, FoundPlan, Options, PlannerError, Report};
+use corvus::planner::{self, FoundPlan, Options, PlannerError, Report};
 use corvus::search::Limits;
 
 /// Each run's memory limit counts what its own search thread allocates, not
@@ -38,9 +38,10 @@ fn load(domain: &str, problem: &str, from_text: bool) -> Result<(Domain, Problem
     }
 }
 
-/// The options of a run: an alias, or a search algorithm and heuristic
-/// from the registries (with the same defaults as `corvus solve`), plus
-/// limits in the command line's syntax (`30s`, `512M`).
+/// The options of a run: an alias, a search spec, or a search algorithm's
+/// name and heuristics (comma-separated) as on the command line
+/// ([`corvus::aliases::choose`]), plus limits in the command line's syntax
+/// (`30s`, `512M`).
 #[allow(clippy::too_many_arguments)]
 fn options(
     alias: Option<&str>,
@@ -52,49 +53,29 @@ fn options(
     memory_limit: Option<&str>,
     verbose: bool,
 ) -> Result<Options, String> {
-    let mut options = match alias {
-        Some(name) => {
-            if search.is_some() || heuristic.is_some() {
-                return Err(format!("alias `{name}` sets the search and the heuristic; give either"));
-            }
-            corvus::aliases::get(name)
-                .ok_or_else(|| format!("unknown alias `{name}`"))?
-                .options()
-        }
-        // Neither a search nor a heuristic: the first alias (lama-first),
-        // as on the command line.
-        None if search.is_none() && heuristic.is_none() => {
-            let mut options = corvus::aliases::ALIASES[0].options();
-            options.config.preferred_operators &= preferred_operators;
-            options
-        }
-        None => {
-            let kind = corvus::search::kind(search.unwrap_or("gbfs"))
-                .ok_or_else(|| format!("unknown search `{}`", search.unwrap_or_default()))?;
-            let heuristic = match heuristic {
-                Some(name) => corvus::heuristic::kind(name).ok_or_else(|| format!("unknown heuristic `{name}`"))?,
-                None => kind.default_heuristic,
-            };
-            if !(weight.is_finite() && weight >= 0.0) {
-                return Err(format!("weight must be a finite number, at least 0, not {weight}"));
-            }
-            let config = Config::new((kind.strategy)(weight), heuristic);
-            Options {
-                config: Config {
-                    preferred_operators: preferred_operators && config.preferred_operators,
-                    ..config
-                },
-                ..Options::default()
-            }
-        }
-    };
-    options.limits = Limits {
-        time: time_limit.map(Limits::parse_time_limit).transpose()?,
-        memory_bytes: memory_limit.map(Limits::parse_memory_limit).transpose()?,
-        ..Limits::default()
-    };
-    options.verbose = verbose;
-    Ok(options)
+    let heuristics: Vec<&str> = heuristic
+        .map(|h| h.split(',').map(str::trim).collect())
+        .unwrap_or_default();
+    // The weight is the weighted searches' named by their name; a spec gives its own.
+    let named_search = search.is_none_or(|s| corvus::search::kind(s).is_some());
+    if named_search && !(weight.is_finite() && weight >= 0.0) {
+        return Err(format!("weight must be a finite number, at least 0, not {weight}"));
+    }
+    let (mut config, anytime) = corvus::aliases::choose(alias, search, &heuristics, named_search.then_some(weight))?;
+    if alias.is_none() && !preferred_operators {
+        config.evaluators.iter_mut().for_each(|e| e.preferred = false);
+    }
+    Ok(Options {
+        config,
+        anytime,
+        limits: Limits {
+            time: time_limit.map(Limits::parse_time_limit).transpose()?,
+            memory_bytes: memory_limit.map(Limits::parse_memory_limit).transpose()?,
+            ..Limits::default()
+        },
+        verbose,
+        ..Options::default()
+    })
 }
 
 /// One plan step: the action's name and its arguments.
@@ -358,13 +339,20 @@ fn main(py: Python<'_>, args: Vec<String>) -> i32 {
     py.detach(|| corvus::commands::cli::run(args.into_iter().map(std::ffi::OsString::from)))
 }
 
-/// The alias table: `(name, description, solve options)`.
+/// The alias table: `(name, description and the spec it stands for)`.
 #[pyfunction]
-fn aliases() -> Vec<(&'static str, &'static str, &'static str)> {
-    corvus::aliases::ALIASES
-        .iter()
-        .map(|a| (a.name, a.description, a.solve_args))
-        .collect()
+fn aliases() -> Vec<(&'static str, String)> {
+    corvus::aliases::ALIASES.iter().map(|a| (a.name, a.help())).collect()
+}
+
+/// The spec a configuration stands for, as `solve` would run it (`alias`, a
+/// `search` spec, or a search's name with `heuristic` names); a bad one
+/// raises ValueError with the place of the mistake.
+#[pyfunction]
+#[pyo3(signature = (alias=None, search=None, heuristic=None, weight=2.0))]
+fn spec(alias: Option<&str>, search: Option<&str>, heuristic: Option<&str>, weight: f64) -> PyResult<String> {
+    let options = options(alias, search, heuristic, weight, true, None, None, false).map_err(PyValueError::new_err)?;
+    Ok(options.config.to_string())
 }
 
 /// The registered search algorithms and heuristics by name.
@@ -382,6 +370,7 @@ fn _corvus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(aliases, m)?)?;
     m.add_function(wrap_pyfunction!(registry, m)?)?;
+    m.add_function(wrap_pyfunction!(spec, m)?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

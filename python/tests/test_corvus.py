@@ -35,7 +35,7 @@ def test_solve_a_shipped_pddl_file(tmp_path):
     result = corvus.solve(BLOCKS, BLOCKS_4)
     assert result.solved and result.exit_code == 0
     assert set(result.stats) == STATS_FIELDS
-    assert result.stats["config"] == "lazy(hff[cost=one],lmcount[cost=one])"
+    assert result.stats["config"] == "lazy([hff(cost=one), lmcount(cost=one)])"
     assert result.stats["plan_file"] is None
     plan = result.plan
     assert plan.unit_cost and plan.cost == len(plan) == result.stats["plan_length"]
@@ -52,7 +52,7 @@ def test_optimal_aliases_agree_on_the_optimum():
              for alias in ("seq-opt-lmcut", "seq-opt-pdb", "seq-opt-blind")}
     assert costs == {"seq-opt-lmcut": 10, "seq-opt-pdb": 10, "seq-opt-blind": 10}
     result = corvus.solve(BLOCKS, BLOCKS_4, search="astar", heuristic="hmax")
-    assert result.stats["config"] == "astar(hmax)" and result.plan.cost == 10
+    assert result.stats["config"] == "astar(hmax())" and result.plan.cost == 10
 
 
 def test_solve_and_validate_pddl_text():
@@ -95,6 +95,24 @@ def test_bad_configurations_raise_value_error():
                    {"memory_limit": "16777216T"}):
         with pytest.raises(ValueError):
             corvus.solve(BLOCKS, BLOCKS_4, **kwargs)
+
+
+def test_a_search_spec_runs_and_a_bad_one_says_where_it_is_wrong():
+    by_spec = corvus.solve(BLOCKS, BLOCKS_4, search="lazy([hff(cost=one), lmcount(cost=one)])")
+    assert by_spec.stats["config"] == "lazy([hff(cost=one), lmcount(cost=one)])"
+    assert by_spec.plan == corvus.solve(BLOCKS, BLOCKS_4, alias="lama-first").plan
+    # Fast Downward's spelling runs as written.
+    fd = corvus.solve(BLOCKS, BLOCKS_4, search="astar(lmcut())")
+    assert fd.plan.cost == 10 and fd.stats["config"] == "astar(lmcut())"
+    assert corvus.spec(search="let(h, ff(), lazy_greedy([h], preferred=[h]))") == "lazy([hff()], order=natural)"
+    assert corvus.spec(alias="seq-opt-lmcut") == "astar(lmcut())"
+    assert corvus.spec(search="lazy", heuristic="hff,lmcount") == "lazy([hff(), lmcount()])"
+    with pytest.raises(ValueError) as error:
+        corvus.solve(BLOCKS, BLOCKS_4, search="astar(lmcutt())")
+    assert "column 7: unknown heuristic `lmcutt`" in str(error.value)
+    assert "astar(lmcutt())\n        ^" in str(error.value)
+    with pytest.raises(ValueError, match="names its own heuristics"):
+        corvus.spec(search="astar(lmcut())", heuristic="hff")
 
 
 def test_a_time_limit_beyond_the_clock_is_no_limit():

@@ -266,9 +266,16 @@ def test_parameters_choose_the_configuration():
     problem = robots()
     with OneshotPlanner(name="corvus", params={"search": "astar", "heuristic": "pdb"}) as planner:
         result = planner.solve(problem)
-    assert result.metrics["config"] == "astar(pdb)"
+    assert result.metrics["config"] == "astar(pdb())"
     assert_valid(problem, result.plan)
     assert len(result.plan.actions) == 3
+    # A spec, in Fast Downward's spelling here; a bad one is refused with its place.
+    with OneshotPlanner(name="corvus", params={"search": "eager_greedy([ff()], preferred=[ff()])"}) as planner:
+        result = planner.solve(problem)
+    assert result.metrics["config"] == "gbfs(hff())"
+    assert_valid(problem, result.plan)
+    with pytest.raises(ValueError, match="column 14: `astar` has no parameter `w`"):
+        OneshotPlanner(name="corvus", params={"search": "astar(hff, w=2)"})
 
 
 CorvusKind = up.shortcuts.get_environment().factory.engine("corvus")

@@ -14,7 +14,7 @@ use crate::commands::{self, AspCommand, ShowArgs, SokobanCommand};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::cost_type::CostType;
 use crate::planner::{Bound, Config, Options};
-use crate::search::{Limits, SearchKind, Strategy, SuccessorOrder};
+use crate::search::{Limits, Strategy, SuccessorOrder};
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +45,7 @@ enum Command {
     #[command(after_help = "Examples (from the repository's top directory):\n  \
 corvus solve problems/ipc/blocks/domain.pddl problems/ipc/blocks/probBLOCKS-4-1.pddl\n  \
 corvus solve problems/ipc/gripper/domain.pddl problems/ipc/gripper/prob01.pddl --search astar --plan-file plan.txt\n  \
+corvus solve problems/ipc/gripper/domain.pddl problems/ipc/gripper/prob01.pddl --search 'lazy([hff(cost=one), lmcount()], preferred=[hff])'\n  \
 corvus solve problems/ipc/depot/domain.pddl problems/ipc/depot/p01.pddl --max-steps 40 --time-limit 5m --memory-limit 8G\n\n\
 Exit codes: 0 plan found, 11 proven unsolvable, 12 incomplete, 22 out of memory, 23 out of time, \
 130 interrupted (SIGINT, SIGTERM or SIGHUP), 31 input error, 34 unsupported feature. Plan files of an \
@@ -84,13 +85,33 @@ corvus show problems/hanoi-seed.asp problems/hanoi-seed.witness --html plan.html
     },
 }
 
-/// `--search` values: the search registry's names, with their declared properties as help.
-fn search_arg() -> impl TypedValueParser<Value = &'static SearchKind> {
-    let values = crate::search::KINDS
+/// `--search`: a registered name, or a spec, which is checked here so that
+/// a mistake is a usage error that points at its place.
+fn search_arg(text: &str) -> Result<String, String> {
+    if crate::search::kind(text).is_some() {
+        return Ok(text.to_string());
+    }
+    Config::parse(text).map(|_| text.to_string()).map_err(|e| {
+        format!(
+            "{}\n(corvus solve --help lists the searches and heuristics)",
+            e.show(text)
+        )
+    })
+}
+
+/// The searches' names, with their declared properties, and the components of a spec.
+fn search_help() -> String {
+    let names: Vec<String> = crate::search::KINDS
         .iter()
-        .map(|k| PossibleValue::new(k.name).help(k.describe()));
-    PossibleValuesParser::new(values)
-        .try_map(|name| crate::search::kind(&name).ok_or_else(|| format!("unknown search `{name}`")))
+        .map(|k| format!("  {}: {}", k.name, k.describe()))
+        .collect();
+    format!(
+        "Search: a spec such as 'astar(lmcut())' or 'lazy([hff(cost=one), lmcount(cost=one)])' \
+(Fast Downward's spelling too: 'lazy_greedy([ff()], preferred=[ff()])'), or a search's name, whose \
+heuristics --heuristic gives.\nNames:\n{}\n{}",
+        names.join("\n"),
+        crate::config::describe_components()
+    )
 }
 
 /// `--heuristic` values: the heuristic registry's names, with their declared properties as help.
@@ -113,7 +134,7 @@ fn cost_type_arg() -> impl TypedValueParser<Value = CostType> {
 fn alias_arg() -> impl TypedValueParser<Value = &'static Alias> {
     let values = crate::aliases::ALIASES
         .iter()
-        .map(|a| PossibleValue::new(a.name).help(format!("{} [{}]", a.description, a.solve_args)));
+        .map(|a| PossibleValue::new(a.name).help(a.help()));
     PossibleValuesParser::new(values)
         .try_map(|name| crate::aliases::get(&name).ok_or_else(|| format!("unknown alias `{name}`")))
 }
@@ -136,34 +157,37 @@ struct SolveArgs {
     /// Where to write the plan, as --plan-file (the IPC calling convention's third argument).
     #[arg(value_name = "PLANFILE", conflicts_with = "plan_file")]
     planfile: Option<PathBuf>,
-    /// A named configuration; it stands for the --search and --heuristic options shown.
+    /// A named configuration; it stands for the --search spec shown.
     #[arg(long, value_name = "NAME", value_parser = alias_arg(),
           conflicts_with_all = ["search", "heuristic", "no_preferred", "perimeter"])]
     alias: Option<&'static Alias>,
-    /// Search algorithm [default: without --search and --heuristic, the first --alias
-    /// (lama-first); with --heuristic only, gbfs].
-    #[arg(long, value_parser = search_arg())]
-    search: Option<&'static SearchKind>,
+    /// The search: a spec, e.g. 'astar(lmcut())', or a search's name with --heuristic
+    /// [default: without --search and --heuristic, the first --alias (lama-first); with
+    /// --heuristic only, gbfs].
+    #[arg(long, value_name = "SPEC", value_parser = search_arg, long_help = search_help())]
+    search: Option<String>,
     /// Heuristic, or a comma-separated list for the lazy searches (one open list each:
-    /// hff,lmcount) [default: the search algorithm's, see --search].
+    /// hff,lmcount) [default: the search algorithm's, see --search]; a spec names its own.
     #[arg(long, value_parser = heuristic_arg(), value_delimiter = ',', num_args = 1)]
     heuristic: Vec<&'static HeuristicKind>,
     /// The action costs the heuristic sees; the search counts the task's
     /// [default: normal, or the alias's].
     #[arg(long, value_parser = cost_type_arg())]
     cost_type: Option<CostType>,
-    /// Weight W of weighted A* (wastar, lazy-wastar): a finite number, at least 0.
-    #[arg(long, default_value_t = 2.0, value_parser = parse_weight)]
-    weight: f64,
+    /// Weight W of weighted A* named by --search wastar or lazy-wastar: a finite number,
+    /// at least 0 [default: 2]; a spec gives its own (w=...).
+    #[arg(long, value_parser = parse_weight)]
+    weight: Option<f64>,
     /// Do not use preferred operators (helpful actions of h_FF).
     #[arg(long)]
     no_preferred: bool,
-    /// Lazy searches: the order in which an expanded state's successors enter the open lists.
-    #[arg(long, value_name = "ORDER", default_value = "preferred-first",
+    /// Lazy searches: the order in which an expanded state's successors enter the open lists
+    /// [default: preferred-first, or the spec's order=...].
+    #[arg(long, value_name = "ORDER",
           value_parser = PossibleValuesParser::new(SuccessorOrder::NAMES)
               .map(|name| SuccessorOrder::parse(&name).unwrap_or_default()))]
-    successor_order: SuccessorOrder,
-    /// Exact goal distances near the goal from a backward search, around the heuristic.
+    successor_order: Option<SuccessorOrder>,
+    /// Exact goal distances near the goal from a backward search, around the (first) heuristic.
     #[arg(long)]
     perimeter: bool,
     /// Store states packed by the task's invariant groups: less memory per state, slower search.
@@ -235,20 +259,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     };
     match command {
         Command::Solve(args) => {
-            if args.heuristic.len() > 1 && !(args.search_kind().strategy)(args.weight).is_lazy() {
-                use clap::CommandFactory;
-                Cli::command()
-                    .error(
-                        clap::error::ErrorKind::ArgumentConflict,
-                        format!(
-                            "--search {} takes one heuristic; several (--heuristic {}) need a lazy search (lazy, lazy-wastar, bfws, lazy-width)",
-                            args.search_kind().name,
-                            args.heuristic.iter().map(|k| k.name).collect::<Vec<_>>().join(",")
-                        ),
-                    )
-                    .exit();
-            }
-            let options = args.options();
+            let options = match args.options() {
+                Ok(options) => options,
+                Err(message) => {
+                    Cli::command()
+                        .error(clap::error::ErrorKind::ArgumentConflict, message)
+                        .print()
+                        .ok();
+                    return crate::exit::USAGE;
+                }
+            };
             let stats_json = args.stats_json.as_deref();
             let plan_file = args.planfile.as_ref().unwrap_or(&args.plan_file);
             let (domain, problem) = match &args.problem {
@@ -281,43 +301,44 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
 }
 
 impl SolveArgs {
-    /// The search algorithm named, or gbfs when only a heuristic is.
-    fn search_kind(&self) -> &'static SearchKind {
-        self.search.unwrap_or(&crate::search::GBFS)
+    /// The configuration these arguments ask for ([`crate::aliases::choose`]),
+    /// with the options that apply to any configuration on top
+    /// (--cost-type, --no-preferred, --perimeter, --successor-order).
+    fn config(&self) -> Result<(Config, bool), String> {
+        let named: Vec<&str> = self.heuristic.iter().map(|k| k.name).collect();
+        let (mut config, anytime) =
+            crate::aliases::choose(self.alias.map(|a| a.name), self.search.as_deref(), &named, self.weight)?;
+        config.explicit_heuristic &= self.alias.is_none();
+        Ok((self.modified(config), anytime))
     }
 
-    /// The planner options these arguments ask for. Without --search,
-    /// --heuristic and --alias, the configuration is the first alias's (the
-    /// strongest satisficing one), with the other options on top.
-    fn options(&self) -> Options {
-        let search_kind = self.search_kind();
-        let heuristic = self.heuristic.first().copied().unwrap_or(search_kind.default_heuristic);
-        let more_heuristics: &'static [&'static HeuristicKind] = match self.heuristic.get(1..) {
-            // Built once per run: leaking it gives the `'static` list a `Config` holds.
-            Some(more) if !more.is_empty() => more.to_vec().leak(),
-            _ => &[],
-        };
-        let search = match (search_kind.strategy)(self.weight) {
-            Strategy::Lazy(lazy) => Strategy::Lazy(crate::search::LazyOptions {
-                order: self.successor_order,
-                ..lazy
-            }),
-            other => other,
-        };
+    /// The configuration with the options that apply to any.
+    fn modified(&self, mut config: Config) -> Config {
+        if let Some(cost_type) = self.cost_type {
+            config = config.with_cost_type(cost_type);
+        }
+        if self.no_preferred {
+            config.evaluators.iter_mut().for_each(|e| e.preferred = false);
+        }
+        if self.perimeter {
+            config.evaluators[0].perimeter = true;
+        }
+        if let (Strategy::Lazy(lazy), Some(order)) = (&mut config.search, self.successor_order) {
+            lazy.order = order;
+        }
+        config
+    }
+
+    /// The planner options these arguments ask for.
+    fn options(&self) -> Result<Options, String> {
         let bound = match (self.max_cost, self.max_steps) {
             (Some(n), _) => Some(Bound::Cost(n)),
             (None, Some(n)) => Some(Bound::Steps(n)),
             (None, None) => None,
         };
-        let mut options = Options {
-            config: Config {
-                preferred_operators: !self.no_preferred && heuristic.preferred_operators,
-                perimeter: self.perimeter,
-                cost_type: self.cost_type.unwrap_or(CostType::Normal),
-                explicit_heuristic: !self.heuristic.is_empty(),
-                more_heuristics,
-                ..Config::new(search, heuristic)
-            },
+        let (config, anytime) = self.config()?;
+        Ok(Options {
+            config,
             bound,
             unit_cost: self.unit_cost,
             limits: Limits {
@@ -327,29 +348,8 @@ impl SolveArgs {
             },
             pack_states: self.pack_states,
             verbose: !self.quiet,
-            anytime: self.anytime,
+            anytime: self.anytime || anytime,
             no_action_elimination: self.no_action_elimination,
-        };
-        let alias = match self.alias {
-            Some(alias) => Some(alias),
-            None if self.search.is_none() && self.heuristic.is_empty() => crate::aliases::ALIASES.first(),
-            None => None,
-        };
-        if let Some(alias) = alias {
-            (alias.configure)(&mut options);
-            // What the alias leaves to the user (--anytime, --cost-type,
-            // --no-action-elimination, and
-            // for the default also --no-preferred and --perimeter).
-            options.anytime |= self.anytime;
-            if let Some(cost_type) = self.cost_type {
-                options.config.cost_type = cost_type;
-            }
-            options.config.preferred_operators &= !self.no_preferred;
-            options.config.perimeter |= self.perimeter;
-            if let Strategy::Lazy(lazy) = &mut options.config.search {
-                lazy.order = self.successor_order;
-            }
-        }
-        options
+        })
     }
 }

@@ -29,7 +29,7 @@ pub struct SolveStats {
     pub plan_cost: Option<u64>,
     pub unit_cost: Option<bool>,
     pub plan_file: Option<String>,
-    /// The configuration that decided (`astar(lmcut)`).
+    /// The configuration that decided (its spec, `astar(lmcut())`).
     pub config: String,
     pub facts: usize,
     pub operators: usize,
@@ -46,7 +46,7 @@ pub struct AspSolveStats {
     /// Every step of a witness counts 1, so this is `plan_length`.
     pub plan_cost: Option<usize>,
     pub step_bound: u64,
-    /// The stages run (`plain: astar(pdb)[probe], exact-length: ...`).
+    /// The stages run (`plain: astar(pdb(), probe=true), exact-length: ...`).
     pub config: String,
     #[serde(flatten)]
     pub search: SearchStats,

@@ -77,9 +77,11 @@ fn phase_search(first: Strategy, greedy_first: bool, phase: usize) -> Strategy {
 /// phases' do: a lazy greedy phase on the phases' costs then comes first.
 fn sees_other_costs(task: &Task, first: &Config) -> bool {
     let has = task.has_action_costs;
-    task.operators
-        .iter()
-        .any(|o| first.cost_type.adapt(o.cost, has) != COST_TYPE.adapt(o.cost, has))
+    first.evaluators.iter().any(|e| {
+        task.operators
+            .iter()
+            .any(|o| e.cost_type.adapt(o.cost, has) != COST_TYPE.adapt(o.cost, has))
+    })
 }
 
 /// The costs the guide of the improvement phases sees.
@@ -130,30 +132,27 @@ pub(super) fn improve(
             break;
         }
         let search = phase_search(first.config.search, greedy_first, phase);
-        let config = match lazy {
+        // A perimeter would be built again in every phase.
+        let unwrapped = first.config.evaluators.iter().map(|&e| Evaluator {
+            perimeter: false,
+            cost_type: COST_TYPE,
+            ..e
+        });
+        let evaluators = match lazy {
             // The lazy engine: every heuristic of the first search, with its
             // preferred operators.
-            true => Config {
-                search,
-                perimeter: false,
-                probe: false,
-                cost_type: COST_TYPE,
-                ..first.config
-            },
-            false => Config {
-                search,
-                // The eager engine uses preferred operators in greedy search
-                // only, and a perimeter would be built again in every phase.
-                preferred_operators: false,
-                perimeter: false,
-                probe: false,
-                cost_type: COST_TYPE,
-                // Eager weighted A* takes one heuristic (the first search's first).
-                more_heuristics: &[],
-                ..first.config
-            },
+            true => unwrapped.collect(),
+            // Eager weighted A* takes one heuristic (the first search's
+            // first) and uses preferred operators in greedy search only.
+            false => unwrapped.take(1).map(|e| Evaluator { preferred: false, ..e }).collect(),
         };
-        let name = config.name();
+        let config = Config {
+            search,
+            evaluators,
+            probe: false,
+            ..first.config.clone()
+        };
+        let name = config.to_string();
         // The run's own bound is at least the first plan's cost already.
         let bound = first.bound.map_or(found_cost - 1, |b| b.min(found_cost - 1));
         let mut limits = options.limits;
@@ -169,7 +168,7 @@ pub(super) fn improve(
         // A stop while a phase builds its heuristic ends the phase, not the
         // run: the best plan so far stays the answer. (The binary ends the
         // process at the stop instead, see `limits::exit_report`.)
-        let (outcome, stats) = match limits::catch(|| run_config(task, config, Some(bound), limits, options)) {
+        let (outcome, stats) = match limits::catch(|| run_config(task, &config, Some(bound), limits, options)) {
             Ok(r) => r,
             Err(stopped) => {
                 log(options, format!("{name}: {stopped}"));

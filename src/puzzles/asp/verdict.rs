@@ -6,7 +6,7 @@ use crate::planner::Status;
 
 impl SolveOutcome {
     /// The stages run, as the log and the `--stats-json` `config` name them:
-    /// `plain: astar(pdb)` or `plain: ..., exact-length: ...`.
+    /// `plain: astar(pdb())` or `plain: ..., exact-length: ...`.
     pub fn stages_text(&self) -> String {
         self.stages.join(", ")
     }

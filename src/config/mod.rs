@@ -1,0 +1,125 @@
+//! What a search runs with, and the one language that says it.
+//!
+//! A [`Config`] is a search algorithm and the heuristics that guide it. Every
+//! door writes it the same way, as a spec ([`spec`]): the command line's
+//! `--search SPEC`, the aliases, Python's `search=` and the Unified Planning
+//! engines' `params={"search": ...}`. The log and `--stats-json` print the
+//! spec that ran ([`Config`]'s `Display`), which reads back as the same
+//! configuration. The components and their parameters are in
+//! [`components`], next to the registries they draw on.
+
+mod components;
+pub mod spec;
+
+use std::fmt;
+
+use crate::heuristic::HeuristicKind;
+use crate::heuristic::cost_type::CostType;
+use crate::heuristic::relax;
+use crate::search::Strategy;
+
+pub use components::{describe_components, shorthand};
+pub use spec::SpecError;
+
+/// One heuristic as a search uses it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluator {
+    pub kind: &'static HeuristicKind,
+    /// The action costs it sees (the search counts the task's).
+    pub cost_type: CostType,
+    /// Wrapped in a perimeter of exact goal distances found by a backward
+    /// search (see [`crate::heuristic::perimeter`]).
+    pub perimeter: bool,
+    /// The search uses its preferred operators (greedy and lazy searches;
+    /// only a heuristic that has them).
+    pub preferred: bool,
+}
+
+impl Evaluator {
+    /// The heuristic on the task's costs, with its preferred operators when
+    /// it has them.
+    pub fn new(kind: &'static HeuristicKind) -> Evaluator {
+        Evaluator {
+            kind,
+            cost_type: CostType::Normal,
+            perimeter: false,
+            preferred: kind.preferred_operators,
+        }
+    }
+}
+
+/// One search configuration: what `solve` runs, or one entry of a portfolio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub search: Strategy,
+    /// The heuristics that guide the search, one open list each; the eager
+    /// searches take one.
+    pub evaluators: Vec<Evaluator>,
+    /// A probe: the heuristic is built with a fixed amount of work and the
+    /// search stops after [`PROBE_EXPANSIONS`] expansions, so the probe
+    /// decides the same tasks, with the same plans, on every machine.
+    pub probe: bool,
+    /// The user named the heuristics: one that cannot handle the task is an
+    /// error. Otherwise (a search algorithm's default, an alias, a portfolio
+    /// entry) another one is used, and the log says so.
+    pub explicit_heuristic: bool,
+}
+
+/// Most expansions of a probe: a short try, counted in expansions rather
+/// than seconds so that it ends at the same point on every machine.
+pub const PROBE_EXPANSIONS: u64 = 100_000;
+
+impl Config {
+    /// This search algorithm with one heuristic, on the task's costs, with
+    /// the heuristic's preferred operators when it has them.
+    pub fn new(search: Strategy, heuristic: &'static HeuristicKind) -> Self {
+        Config {
+            search,
+            evaluators: vec![Evaluator::new(heuristic)],
+            probe: false,
+            explicit_heuristic: false,
+        }
+    }
+
+    /// Parses a spec such as `astar(lmcut())` or
+    /// `lazy([hff(cost=one), lmcount(cost=one)])`. The heuristics it names
+    /// are the user's ([`Config::explicit_heuristic`]).
+    pub fn parse(text: &str) -> Result<Config, SpecError> {
+        components::build(&spec::parse(text)?)
+    }
+
+    /// The first heuristic: the guide of an eager search.
+    pub fn heuristic(&self) -> &'static HeuristicKind {
+        self.evaluators[0].kind
+    }
+
+    /// Some heuristic's preferred operators are used.
+    pub fn preferred_operators(&self) -> bool {
+        self.evaluators.iter().any(|e| e.preferred)
+    }
+
+    /// Every heuristic sees `cost_type`.
+    pub fn with_cost_type(mut self, cost_type: CostType) -> Self {
+        for e in &mut self.evaluators {
+            e.cost_type = cost_type;
+        }
+        self
+    }
+}
+
+/// Greedy best-first search with h_FF and its preferred operators.
+impl Default for Config {
+    fn default() -> Self {
+        Config::new(Strategy::Greedy, &relax::HFF)
+    }
+}
+
+/// The spec, in corvus's own spelling: parsing it gives this configuration.
+impl fmt::Display for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", components::print(self))
+    }
+}
+
+#[cfg(test)]
+mod tests;
