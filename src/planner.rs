@@ -254,8 +254,41 @@ fn log(options: &Options, message: impl AsRef<str>) {
     }
 }
 
+/// What the phases of one run share: its options, its start, and the
+/// grounded task's size once it is known. Every report of a run is made
+/// here ([`Run::report`]).
+struct Run<'a> {
+    options: &'a Options,
+    start: Instant,
+    ground: GroundStats,
+}
+
+impl Run<'_> {
+    /// The report of this run, so far.
+    fn report(&self, status: Status, plan: Option<FoundPlan>, search: Statistics, config: String) -> Report {
+        Report {
+            status,
+            plan,
+            ground: self.ground.clone(),
+            search,
+            config,
+            total_time: self.start.elapsed(),
+            proven_optimal: false,
+        }
+    }
+
+    fn log(&self, message: impl AsRef<str>) {
+        log(self.options, message);
+    }
+}
+
 /// Runs the configurations in turn until one decides the task. Each gets
 /// `share` of the time left (the last one should have share 1.0).
+///
+/// The phases: check the configurations, ground, choose the cost model,
+/// fit the configurations to the task, then search with each in turn; a
+/// plan is post-processed (action elimination), validated and reported,
+/// and with `anytime` improved on.
 fn run(
     domain: &Domain,
     problem: &Problem,
@@ -266,97 +299,139 @@ fn run(
     let _watch = limits::watch(options.limits);
     // Under an outer watch, an earlier run may have answered already.
     limits::unanswered();
-    let start = limits::run_start().unwrap_or_else(Instant::now);
-    if let Some((config, _)) = portfolio
-        .iter()
-        .find(|(c, _)| c.evaluators.len() > 1 && !c.search.is_lazy())
-    {
-        return Err(PlannerError::Unsupported(format!(
-            "{} takes one heuristic; several heuristics need the lazy search (`lazy`, `bfws`)",
-            config.search.name()
-        )));
-    }
-    let grounded = limits::catch(|| {
-        let _phase = limits::phase(Phase::Grounding);
-        ground::ground(domain, problem)
-    });
-    let grounded = match grounded {
-        Ok(r) => r,
-        Err(stopped) => return Ok(stopped_report(stopped, GroundStats::default(), start, options)),
-    };
-    let (task, ground_stats) = match grounded {
-        Ok(r) => r,
-        Err(GroundError::GoalUnreachable(goal)) => {
-            log(
-                options,
-                format!("goal {goal} is unreachable even in the delete relaxation"),
-            );
-            return Ok(Report {
-                status: Status::Unsolvable,
-                plan: None,
-                ground: GroundStats::default(),
-                search: Statistics {
-                    peak_memory_bytes: limits::peak_memory_bytes(),
-                    ..Statistics::default()
-                },
-                config: "grounding".to_string(),
-                total_time: start.elapsed(),
-                proven_optimal: false,
-            });
-        }
-        Err(GroundError::Unsupported(m)) => return Err(PlannerError::Unsupported(m)),
-        Err(GroundError::Input(e)) => return Err(PlannerError::Input(e)),
-    };
-    log(
+    let mut run = Run {
         options,
-        format!(
-            "grounded: {} facts, {} operators, {} static facts folded away, \
-             {} constant or irrelevant facts and {} irrelevant or duplicate operators removed, \
-             {} operators with mutex preconditions removed, {:.3}s",
-            ground_stats.facts,
-            ground_stats.operators,
-            ground_stats.static_facts,
-            ground_stats.removed_facts,
-            ground_stats.removed_operators,
-            ground_stats.impossible_operators,
-            ground_stats.seconds
-        ),
-    );
-
-    // A step bound is a cost bound on the unit-cost task.
-    let unit_cost = options.unit_cost || matches!(options.bound, Some(Bound::Steps(_))) || !task.has_action_costs;
-    let task = if unit_cost && task.has_action_costs {
-        task.to_unit_cost()
-    } else {
-        task
+        start: limits::run_start().unwrap_or_else(Instant::now),
+        ground: GroundStats::default(),
     };
+    for (config, _) in portfolio {
+        config.check().map_err(PlannerError::Unsupported)?;
+    }
+    let task = match ground_phase(&mut run, domain, problem)? {
+        Grounded::Task(task) => task,
+        Grounded::Decided(report) => return Ok(report),
+    };
+    let (task, unit_cost) = cost_model(task, options);
     // Dropped when `run` returns, before the tasks (see `limits::Answered`).
     let _answered = limits::Answered;
     let bound = options.bound.map(|b| match b {
         Bound::Cost(n) | Bound::Steps(n) => n,
     });
     if let Some(b) = bound {
-        log(
-            options,
-            format!(
-                "bound: plans of {} at most {b}",
-                if unit_cost { "length" } else { "cost" }
-            ),
-        );
+        run.log(format!(
+            "bound: plans of {} at most {b}",
+            if unit_cost { "length" } else { "cost" }
+        ));
     }
-
     let portfolio = portfolio
         .iter()
         .map(|(config, share)| Ok((for_task(&task, config.clone(), options)?, *share)))
         .collect::<Result<Vec<_>, PlannerError>>()?;
+    let searched = Searched {
+        domain,
+        problem,
+        task: &task,
+        bound,
+        unit_cost,
+    };
+    search_phase(&run, &searched, &portfolio, on_plan)
+}
+
+/// What grounding left: the task, or a report when grounding decided the run.
+enum Grounded {
+    Task(Task),
+    Decided(Report),
+}
+
+/// Grounds the task, logging its size; a goal unreachable in the delete
+/// relaxation decides the run.
+fn ground_phase(run: &mut Run, domain: &Domain, problem: &Problem) -> Result<Grounded, PlannerError> {
+    let grounded = limits::catch(|| {
+        let _phase = limits::phase(Phase::Grounding);
+        ground::ground(domain, problem)
+    });
+    let grounded = match grounded {
+        Ok(r) => r,
+        Err(stopped) => {
+            return Ok(Grounded::Decided(stopped_report(
+                stopped,
+                run.ground.clone(),
+                run.start,
+                run.options,
+            )));
+        }
+    };
+    let (task, stats) = match grounded {
+        Ok(r) => r,
+        Err(GroundError::GoalUnreachable(goal)) => {
+            run.log(format!("goal {goal} is unreachable even in the delete relaxation"));
+            let search = Statistics {
+                peak_memory_bytes: limits::peak_memory_bytes(),
+                ..Statistics::default()
+            };
+            return Ok(Grounded::Decided(run.report(
+                Status::Unsolvable,
+                None,
+                search,
+                "grounding".to_string(),
+            )));
+        }
+        Err(GroundError::Unsupported(m)) => return Err(PlannerError::Unsupported(m)),
+        Err(GroundError::Input(e)) => return Err(PlannerError::Input(e)),
+    };
+    run.log(format!(
+        "grounded: {} facts, {} operators, {} static facts folded away, \
+         {} constant or irrelevant facts and {} irrelevant or duplicate operators removed, \
+         {} operators with mutex preconditions removed, {:.3}s",
+        stats.facts,
+        stats.operators,
+        stats.static_facts,
+        stats.removed_facts,
+        stats.removed_operators,
+        stats.impossible_operators,
+        stats.seconds
+    ));
+    run.ground = stats;
+    Ok(Grounded::Task(task))
+}
+
+/// The task the searches see, and whether it counts steps: a step bound is
+/// a cost bound on the unit-cost task.
+fn cost_model(task: Task, options: &Options) -> (Task, bool) {
+    let unit_cost = options.unit_cost || matches!(options.bound, Some(Bound::Steps(_))) || !task.has_action_costs;
+    if unit_cost && task.has_action_costs {
+        (task.to_unit_cost(), true)
+    } else {
+        (task, unit_cost)
+    }
+}
+
+/// The grounded task and what the searches of a run share.
+struct Searched<'a> {
+    domain: &'a Domain,
+    problem: &'a Problem,
+    task: &'a Task,
+    bound: Option<u64>,
+    unit_cost: bool,
+}
+
+/// Searches with each configuration in turn, each within its share of the
+/// time left, until one decides the task.
+fn search_phase(
+    run: &Run,
+    searched: &Searched,
+    portfolio: &[(Config, f64)],
+    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
+) -> Result<Report, PlannerError> {
+    let options = run.options;
+    let task = searched.task;
     let mut last: Option<(Status, Statistics, String)> = None;
     for (i, (config, share)) in portfolio.iter().enumerate() {
-        let share = *share;
         let mut limits = options.limits;
         let is_last = i + 1 == portfolio.len();
         let total = options.limits.time.or((!is_last).then_some(NOMINAL_TIME));
         if let Some(t) = total {
-            let left = t.saturating_sub(start.elapsed());
+            let left = t.saturating_sub(run.start.elapsed());
             limits.time = Some(if is_last {
                 left
             } else {
@@ -364,62 +439,18 @@ fn run(
             });
         }
         let name = config.to_string();
-        log(options, format!("search: {name}"));
-        let (outcome, stats) = match limits::catch(|| run_config(&task, config, bound, limits, options)) {
+        run.log(format!("search: {name}"));
+        let (outcome, stats) = match limits::catch(|| run_config(task, config, searched.bound, limits, options)) {
             Ok(r) => r,
-            Err(stopped) => return Ok(stopped_report(stopped, ground_stats, start, options)),
+            Err(stopped) => return Ok(stopped_report(stopped, run.ground.clone(), run.start, options)),
         };
         let status = match outcome {
-            Outcome::Solved(ops) => {
-                let found_cost = task.plan_cost(&ops);
-                let ops = without_redundant_steps(&task, ops, options);
-                let found = validated(domain, problem, &task, &ops, unit_cost)?;
-                log(
-                    options,
-                    format!(
-                        "{name}: plan of length {} and cost {} found and validated",
-                        found.length, found.cost
-                    ),
-                );
-                let report = Report {
-                    status: Status::Solved,
-                    plan: Some(found),
-                    ground: ground_stats,
-                    search: stats,
-                    config: name,
-                    total_time: start.elapsed(),
-                    proven_optimal: false,
-                };
-                let stop = on_plan(report.plan.as_ref().expect("solved")).is_break();
-                if options.anytime && !stop {
-                    let first = anytime::First {
-                        config: config.clone(),
-                        bound,
-                        start,
-                        found_cost,
-                    };
-                    return anytime::improve(domain, problem, &task, options, first, report, on_plan);
-                }
-                return Ok(report);
-            }
-            Outcome::Unsolvable => {
-                return Ok(Report {
-                    status: Status::Unsolvable,
-                    plan: None,
-                    ground: ground_stats,
-                    search: stats,
-                    config: name,
-                    total_time: start.elapsed(),
-                    proven_optimal: false,
-                });
-            }
+            Outcome::Solved(ops) => return solved(run, searched, config, ops, stats, on_plan),
+            Outcome::Unsolvable => return Ok(run.report(Status::Unsolvable, None, stats, name)),
             Outcome::Incomplete => Status::Incomplete,
             // Only a portfolio's probes have an expansion limit.
             Outcome::ExpansionLimit => {
-                log(
-                    options,
-                    format!("{name}: stopped at its limit of {} expansions", stats.expanded),
-                );
+                run.log(format!("{name}: stopped at its limit of {} expansions", stats.expanded));
                 last = Some((Status::Incomplete, stats, name));
                 continue;
             }
@@ -427,25 +458,50 @@ fn run(
             Outcome::OutOfMemory => Status::OutOfMemory,
             Outcome::Interrupted => Status::Interrupted,
         };
-        log(options, format!("{name}: {}", status.describe()));
+        run.log(format!("{name}: {}", status.describe()));
         let stop = matches!(status, Status::Interrupted | Status::OutOfMemory);
         last = Some((status, stats, name));
         if stop {
             break;
         }
     }
-    let (status, stats, name) = last.unwrap_or((Status::Incomplete, Statistics::default(), String::new()));
     // A portfolio entry that ran out of its own share of time is not the
     // overall time limit; only the final status counts.
-    Ok(Report {
-        status,
-        plan: None,
-        ground: ground_stats,
-        search: stats,
-        config: name,
-        total_time: start.elapsed(),
-        proven_optimal: false,
-    })
+    let (status, stats, name) = last.unwrap_or((Status::Incomplete, Statistics::default(), String::new()));
+    Ok(run.report(status, None, stats, name))
+}
+
+/// A search found `ops`: post-process the plan (action elimination),
+/// validate it, hand it over, and with `anytime` improve on it.
+fn solved(
+    run: &Run,
+    searched: &Searched,
+    config: &Config,
+    ops: Vec<OpId>,
+    stats: Statistics,
+    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
+) -> Result<Report, PlannerError> {
+    let (options, task) = (run.options, searched.task);
+    let name = config.to_string();
+    let found_cost = task.plan_cost(&ops);
+    let ops = without_redundant_steps(task, ops, options);
+    let found = validated(searched.domain, searched.problem, task, &ops, searched.unit_cost)?;
+    run.log(format!(
+        "{name}: plan of length {} and cost {} found and validated",
+        found.length, found.cost
+    ));
+    let report = run.report(Status::Solved, Some(found), stats, name);
+    let stop = on_plan(report.plan.as_ref().expect("solved")).is_break();
+    if !options.anytime || stop {
+        return Ok(report);
+    }
+    let first = anytime::First {
+        config: config.clone(),
+        bound: searched.bound,
+        start: run.start,
+        found_cost,
+    };
+    anytime::improve(searched.domain, searched.problem, task, options, first, report, on_plan)
 }
 
 /// The configuration as it runs on `task`: a heuristic that cannot handle
@@ -544,18 +600,12 @@ pub fn stopped_report(stopped: Stopped, ground: GroundStats, start: Instant, opt
         Stop::OutOfMemory => Status::OutOfMemory,
         Stop::Interrupted => Status::Interrupted,
     };
-    Report {
-        status,
-        plan: None,
-        ground,
-        search: Statistics {
-            peak_memory_bytes: limits::peak_memory_bytes(),
-            ..Statistics::default()
-        },
-        config: stopped.phase.name().to_string(),
-        total_time: start.elapsed(),
-        proven_optimal: false,
-    }
+    let search = Statistics {
+        peak_memory_bytes: limits::peak_memory_bytes(),
+        ..Statistics::default()
+    };
+    let run = Run { options, start, ground };
+    run.report(status, None, search, stopped.phase.name().to_string())
 }
 
 fn run_config(

@@ -33,8 +33,9 @@ pub struct SolveStats {
     pub config: String,
     pub facts: usize,
     pub operators: usize,
+    /// The statistics of the search that decided (or of the last one run).
     #[serde(flatten)]
-    pub search: SearchStats,
+    pub search: Statistics,
     pub total_time_s: f64,
 }
 
@@ -48,23 +49,10 @@ pub struct AspSolveStats {
     pub step_bound: u64,
     /// The stages run (`plain: astar(pdb(), probe=true), exact-length: ...`).
     pub config: String,
+    /// The statistics of the search that decided (or of the last one run).
     #[serde(flatten)]
-    pub search: SearchStats,
+    pub search: Statistics,
     pub total_time_s: f64,
-}
-
-/// The statistics of the search that decided (or of the last one run).
-#[derive(Clone, Debug, Serialize)]
-pub struct SearchStats {
-    pub expanded: u64,
-    pub evaluated: u64,
-    pub generated: u64,
-    pub reopened: u64,
-    pub dead_ends: u64,
-    pub pruned_by_bound: u64,
-    pub initial_h: Option<u64>,
-    pub search_time_s: f64,
-    pub peak_memory_bytes: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,7 +74,7 @@ impl SolveStats {
             config: report.config.clone(),
             facts: report.ground.facts,
             operators: report.ground.operators,
-            search: SearchStats::new(&report.search),
+            search: report.search.clone(),
             total_time_s: report.total_time.as_secs_f64(),
         }
     }
@@ -100,24 +88,8 @@ impl AspSolveStats {
             plan_cost: outcome.plan_length,
             step_bound,
             config: outcome.stages.join(", "),
-            search: SearchStats::new(&outcome.search),
+            search: outcome.search.clone(),
             total_time_s: outcome.total_time.as_secs_f64(),
-        }
-    }
-}
-
-impl SearchStats {
-    pub fn new(s: &Statistics) -> Self {
-        SearchStats {
-            expanded: s.expanded,
-            evaluated: s.evaluated,
-            generated: s.generated,
-            reopened: s.reopened,
-            dead_ends: s.dead_ends,
-            pruned_by_bound: s.pruned_by_bound,
-            initial_h: s.initial_h,
-            search_time_s: s.search_time.as_secs_f64(),
-            peak_memory_bytes: s.peak_memory_bytes,
         }
     }
 }

@@ -428,10 +428,6 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
         ));
     };
     let fd_spelling = matches!(name.as_str(), "eager_greedy" | "eager_wastar" | "lazy_greedy");
-    let eager = matches!(
-        name.as_str(),
-        "astar" | "gbfs" | "wastar" | "eager_greedy" | "eager_wastar"
-    );
     let kind = match name.as_str() {
         "eager_greedy" => &search::GBFS,
         "eager_wastar" => &search::WASTAR,
@@ -447,12 +443,6 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
         Some(e) => (evaluators(e, env)?, true),
         None => (vec![Evaluator::new(kind.default_heuristic)], false),
     };
-    if eager && evals.len() > 1 {
-        return Err(SpecError::new(
-            expr.at,
-            format!("{raw_name} takes one heuristic; several need a lazy search (lazy, lazy-wastar, bfws, lazy-width)"),
-        ));
-    }
     let weighted = matches!(name.as_str(), "wastar" | "eager_wastar" | "lazy_wastar");
     let weight = if weighted {
         params.push("w");
@@ -548,12 +538,29 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
         }
     }
     call.finish(&params)?;
-    Ok(Config {
+    let config = Config {
         search: strategy,
         evaluators: evals,
         probe,
         explicit_heuristic: explicit,
-    })
+    };
+    config.check().map_err(|message| SpecError::new(expr.at, message))?;
+    Ok(config)
+}
+
+/// The search's name in corvus's spelling (`astar`, `lazy-wastar`).
+pub fn search_name(search: Strategy) -> &'static str {
+    match search {
+        Strategy::Astar => search::ASTAR.name,
+        Strategy::Greedy => search::GBFS.name,
+        Strategy::WeightedAstar(_) => search::WASTAR.name,
+        Strategy::Lazy(o) => match (o.novelty, o.weight) {
+            (NoveltyUse::Off, None) => search::LAZY.name,
+            (NoveltyUse::Off, Some(_)) => search::LAZY_WASTAR.name,
+            (NoveltyUse::FirstKey, _) => search::BFWS.name,
+            (NoveltyUse::OwnList, _) => search::LAZY_WIDTH.name,
+        },
+    }
 }
 
 /// The spec of a configuration in corvus's spelling.
@@ -567,19 +574,10 @@ pub fn print(config: &Config) -> String {
     };
     let evals: Vec<String> = config.evaluators.iter().map(evaluator).collect();
     let mut args = Vec::new();
-    let (name, lazy) = match config.search {
-        Strategy::Astar => ("astar", None),
-        Strategy::Greedy => ("gbfs", None),
-        Strategy::WeightedAstar(_) => ("wastar", None),
-        Strategy::Lazy(o) => (
-            match (o.novelty, o.weight) {
-                (NoveltyUse::Off, None) => search::LAZY.name,
-                (NoveltyUse::Off, Some(_)) => search::LAZY_WASTAR.name,
-                (NoveltyUse::FirstKey, _) => search::BFWS.name,
-                (NoveltyUse::OwnList, _) => search::LAZY_WIDTH.name,
-            },
-            Some(o),
-        ),
+    let name = search_name(config.search);
+    let lazy = match config.search {
+        Strategy::Lazy(o) => Some(o),
+        _ => None,
     };
     match lazy {
         Some(_) => args.push(format!("[{}]", evals.join(", "))),

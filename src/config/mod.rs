@@ -88,6 +88,21 @@ impl Config {
         components::build(&spec::parse(text)?)
     }
 
+    /// Why this configuration cannot run, if it cannot: the eager searches
+    /// take one heuristic, the lazy ones several.
+    pub fn check(&self) -> Result<(), String> {
+        if self.evaluators.is_empty() {
+            return Err("a search needs a heuristic".to_string());
+        }
+        if self.evaluators.len() > 1 && !self.search.is_lazy() {
+            return Err(format!(
+                "{} takes one heuristic; several need a lazy search (lazy, lazy-wastar, bfws, lazy-width)",
+                components::search_name(self.search)
+            ));
+        }
+        Ok(())
+    }
+
     /// The first heuristic: the guide of an eager search.
     pub fn heuristic(&self) -> &'static HeuristicKind {
         self.evaluators[0].kind

@@ -227,3 +227,13 @@ fn named_heuristics_are_explicit_and_defaults_are_not() {
     assert!(parsed("astar(lmcut())").explicit_heuristic);
     assert!(!parsed("astar()").explicit_heuristic);
 }
+
+/// Every registered search prints under its registry name.
+#[test]
+fn searches_print_under_their_registry_names() {
+    for kind in crate::search::KINDS {
+        let config = Config::new((kind.strategy)(2.0), kind.default_heuristic);
+        assert_eq!(components::search_name(config.search), kind.name);
+        assert!(config.to_string().starts_with(&format!("{}(", kind.name)), "{config}");
+    }
+}
