@@ -99,17 +99,12 @@ fn search_arg(text: &str) -> Result<String, String> {
     })
 }
 
-/// The searches' names, with their declared properties, and the components of a spec.
+/// What `--search` takes: the components of a spec, with their parameters.
 fn search_help() -> String {
-    let names: Vec<String> = crate::search::KINDS
-        .iter()
-        .map(|k| format!("  {}: {}", k.name, k.describe()))
-        .collect();
     format!(
         "Search: a spec such as 'astar(lmcut())' or 'lazy([hff(cost=one), lmcount(cost=one)])' \
 (Fast Downward's spelling too: 'lazy_greedy([ff()], preferred=[ff()])'), or a search's name, whose \
-heuristics --heuristic gives.\nNames:\n{}\n{}",
-        names.join("\n"),
+heuristics --heuristic gives.\n{}",
         crate::config::describe_components()
     )
 }

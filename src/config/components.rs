@@ -13,7 +13,7 @@ use super::spec::{Arg, Expr, ExprKind, SpecError};
 use super::{Config, Evaluator};
 use crate::heuristic::cost_type::CostType;
 use crate::heuristic::{self, HeuristicKind};
-use crate::search::{self, LazyOptions, NoveltyUse, Strategy, SuccessorOrder};
+use crate::search::{self, LazyOptions, SearchKind, Strategy, SuccessorOrder};
 
 /// Names bound by `let(name, value, body)`, innermost last.
 type Env = Vec<(String, Expr)>;
@@ -24,35 +24,61 @@ fn norm(name: &str) -> String {
     name.replace('-', "_")
 }
 
-/// The searches, with their parameters, for `--help` and error messages.
-const SEARCHES: &[(&str, &str)] = &[
-    ("astar", "astar(eval, probe=false)"),
-    ("gbfs", "gbfs(eval, preferred=<those it has>)"),
-    ("wastar", "wastar(eval, w=2)"),
-    (
-        "lazy",
-        "lazy([evals], preferred=<those they have>, order=preferred-first|natural|shuffled)",
-    ),
-    (
-        "lazy-wastar",
-        "lazy-wastar([evals], w=2, preferred=<those they have>, order=...)",
-    ),
-    ("bfws", "bfws([evals], preferred=<those they have>, order=...)"),
-    (
-        "lazy-width",
-        "lazy-width([evals], preferred=<those they have>, order=...)",
-    ),
+/// Fast Downward's names for corvus's searches whose defaults differ from
+/// corvus's names: (FD's name, corvus's search, its parameters for `--help`).
+const FD_SEARCHES: &[(&str, &str, &str)] = &[
     (
         "eager_greedy",
-        "Fast Downward's: eager_greedy([eval], preferred=[], boost=1000, cost_type=...)",
+        "gbfs",
+        "eager_greedy([eval], preferred=[], boost=1000, cost_type=...)",
     ),
-    ("eager_wastar", "Fast Downward's: eager_wastar([eval], w=1, boost=1000)"),
+    ("eager_wastar", "wastar", "eager_wastar([eval], w=1, boost=1000)"),
     (
         "lazy_greedy",
-        "Fast Downward's: lazy_greedy([evals], preferred=[], reopen_closed=false, boost=1000, \
-randomize_successors=false, preferred_successors_first=false, cost_type=...)",
+        "lazy",
+        "lazy_greedy([evals], preferred=[], reopen_closed=false, boost=1000, randomize_successors=false, \
+preferred_successors_first=false, cost_type=...)",
     ),
 ];
+
+/// What parameters a registered search takes, read off its entry: a weight
+/// when its strategy depends on one, preferred operators when it uses them,
+/// a successor order when it is lazy, a probe when it is optimal.
+struct Shape {
+    weighted: bool,
+    lazy: bool,
+    preferred: bool,
+    probe: bool,
+}
+
+impl Shape {
+    fn of(kind: &SearchKind) -> Shape {
+        Shape {
+            weighted: (kind.strategy)(1.0) != (kind.strategy)(2.0),
+            lazy: (kind.strategy)(2.0).is_lazy(),
+            preferred: kind.preferred_operators,
+            probe: kind.optimal,
+        }
+    }
+
+    /// `name(eval, w=2, ...)`, for `--help`.
+    fn signature(&self, name: &str) -> String {
+        let mut params = vec![if self.lazy { "[evals]" } else { "eval" }.to_string()];
+        if self.weighted {
+            params.push("w=2".into());
+        }
+        if self.preferred {
+            params.push("preferred=<those it has>".into());
+        }
+        if self.lazy {
+            params.push(format!("order={}", SuccessorOrder::NAMES.join("|")));
+        }
+        if self.probe {
+            params.push("probe=false".into());
+        }
+        format!("{name}({})", params.join(", "))
+    }
+}
 
 /// Fast Downward's names for corvus's heuristics.
 const HEURISTIC_SPELLINGS: &[(&str, &str)] = &[("ff", "hff"), ("add", "hadd"), ("landmark_sum", "lmcount")];
@@ -60,7 +86,12 @@ const HEURISTIC_SPELLINGS: &[(&str, &str)] = &[("ff", "hff"), ("add", "hadd"), (
 /// Every component, one per line, for `--help`.
 pub fn describe_components() -> String {
     let mut lines = vec!["Searches:".to_string()];
-    lines.extend(SEARCHES.iter().map(|(_, s)| format!("  {s}")));
+    lines.extend(
+        search::KINDS
+            .iter()
+            .map(|k| format!("  {}: {}", Shape::of(k).signature(k.name), k.help)),
+    );
+    lines.extend(FD_SEARCHES.iter().map(|(_, _, s)| format!("  Fast Downward's {s}")));
     lines.push(
         "Heuristics (every one takes cost=normal|one|plusone; Fast Downward's transform=adapt_costs(...) too):".into(),
     );
@@ -77,7 +108,7 @@ pub fn describe_components() -> String {
         lines.push(format!("  {}(){also}: {}", k.name, k.describe()));
     }
     lines.push("  perimeter(eval): exact goal distances near the goal around eval".into());
-    lines.push("Names: let(name, value, body) binds name in body.".into());
+    lines.push("let(name, value, body) names a value for use in body (twice, say).".into());
     lines.join("\n")
 }
 
@@ -279,7 +310,7 @@ fn evaluator(expr: &Expr, env: &Env) -> Result<Evaluator, SpecError> {
         .map_or(name.as_str(), |(_, c)| *c);
     let Some(kind) = heuristic::kind(corvus_name) else {
         let known: Vec<&str> = heuristic::KINDS.iter().map(|k| k.name).collect();
-        let hint = if SEARCHES.iter().any(|(s, _)| norm(s) == name) {
+        let hint = if search_kind(&name).is_some() {
             " (that is a search; heuristics go inside it)"
         } else if ["alt", "single", "tiebreaking", "pareto", "type_based"].contains(&name.as_str()) {
             " (corvus builds its open lists from the heuristics: lazy([hff, lmcount]))"
@@ -415,8 +446,8 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
         call.finish(&["name", "value", "body"])?;
         return search_of(&body, &env);
     }
-    let Some(&(_, _)) = SEARCHES.iter().find(|(s, _)| norm(s) == name) else {
-        let corvus: Vec<&str> = SEARCHES.iter().map(|(s, _)| *s).collect();
+    let Some((kind, fd_spelling)) = search_kind(&name) else {
+        let corvus: Vec<&str> = search::KINDS.iter().map(|k| k.name).collect();
         let hint = if heuristic::kind(&name).is_some() || HEURISTIC_SPELLINGS.iter().any(|(fd, _)| *fd == name) {
             format!(" (`{name}` is a heuristic; a spec is a search around it: astar({name}()))")
         } else {
@@ -427,37 +458,26 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
             format!("unknown search `{raw_name}`{hint} (searches: {})", corvus.join(", ")),
         ));
     };
-    let fd_spelling = matches!(name.as_str(), "eager_greedy" | "eager_wastar" | "lazy_greedy");
-    let kind = match name.as_str() {
-        "eager_greedy" => &search::GBFS,
-        "eager_wastar" => &search::WASTAR,
-        "lazy_greedy" => &search::LAZY,
-        other => search::KINDS
-            .iter()
-            .copied()
-            .find(|k| norm(k.name) == other)
-            .unwrap_or(&search::GBFS),
-    };
+    let shape = Shape::of(kind);
     let mut params = vec!["eval", "evals"];
     let (mut evals, explicit) = match call.get(Some(0), &["eval", "evals"]) {
         Some(e) => (evaluators(e, env)?, true),
         None => (vec![Evaluator::new(kind.default_heuristic)], false),
     };
-    let weighted = matches!(name.as_str(), "wastar" | "eager_wastar" | "lazy_wastar");
-    let weight = if weighted {
+    let weight = if shape.weighted {
         params.push("w");
         match call.get(None, &["w"]) {
             Some(w) => number(w, "w")?,
-            None if name == "eager_wastar" => 1.0,
+            // Fast Downward's weighted searches default to w=1.
+            None if fd_spelling => 1.0,
             None => 2.0,
         }
     } else {
         0.0
     };
     let mut strategy = (kind.strategy)(weight);
-    // Preferred operators: greedy and lazy searches.
-    let greedy_or_lazy = !matches!(name.as_str(), "astar" | "wastar" | "eager_wastar");
-    if greedy_or_lazy {
+    // Preferred operators: the searches that use them.
+    if shape.preferred {
         params.push("preferred");
         match call.get(None, &["preferred"]) {
             Some(p) => set_preferred(&mut evals, p, env)?,
@@ -465,7 +485,7 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
             None => {}
         }
     }
-    if name == "eager_wastar" {
+    if fd_spelling && !shape.preferred {
         params.push("preferred");
         only(
             call.get(None, &["preferred"]),
@@ -473,10 +493,7 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
             "corvus's weighted A* uses no preferred operators",
         )?;
     }
-    if matches!(
-        name.as_str(),
-        "eager_greedy" | "eager_wastar" | "lazy_greedy" | "lazy_wastar"
-    ) {
+    if fd_spelling || shape.preferred {
         params.push("boost");
         only(
             call.get(None, &["boost"]),
@@ -488,7 +505,7 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
     params.push("cost_type");
     if let Some(c) = call.get(None, &["cost_type"]) {
         let c = cost_type(c).and_then(|t| {
-            if t != CostType::Normal && !matches!(name.as_str(), "gbfs" | "eager_greedy" | "lazy" | "lazy_greedy") {
+            if t != CostType::Normal && (shape.weighted || shape.probe) {
                 Err(SpecError::new(
                     c.at,
                     "corvus's searches count the task's costs; give the heuristics another with cost=... or transform=...",
@@ -500,7 +517,7 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
         c?;
     }
     if let Strategy::Lazy(options) = &mut strategy {
-        if name == "lazy_greedy" {
+        if fd_spelling {
             params.extend(["reopen_closed", "randomize_successors", "preferred_successors_first"]);
             only(
                 call.get(None, &["reopen_closed"]),
@@ -531,7 +548,7 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
         }
     }
     let mut probe = false;
-    if name == "astar" {
+    if shape.probe {
         params.push("probe");
         if let Some(p) = call.get(None, &["probe"]) {
             probe = boolean(p)?;
@@ -548,19 +565,34 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
     Ok(config)
 }
 
-/// The search's name in corvus's spelling (`astar`, `lazy-wastar`).
-pub fn search_name(search: Strategy) -> &'static str {
-    match search {
-        Strategy::Astar => search::ASTAR.name,
-        Strategy::Greedy => search::GBFS.name,
-        Strategy::WeightedAstar(_) => search::WASTAR.name,
-        Strategy::Lazy(o) => match (o.novelty, o.weight) {
-            (NoveltyUse::Off, None) => search::LAZY.name,
-            (NoveltyUse::Off, Some(_)) => search::LAZY_WASTAR.name,
-            (NoveltyUse::FirstKey, _) => search::BFWS.name,
-            (NoveltyUse::OwnList, _) => search::LAZY_WIDTH.name,
-        },
+/// The registered search of a name in corvus's or Fast Downward's spelling,
+/// and whether it was Fast Downward's.
+fn search_kind(name: &str) -> Option<(&'static SearchKind, bool)> {
+    if let Some(kind) = search::KINDS.iter().copied().find(|k| norm(k.name) == name) {
+        return Some((kind, false));
     }
+    let (_, corvus, _) = FD_SEARCHES.iter().find(|(fd, _, _)| *fd == name)?;
+    search::kind(corvus).map(|k| (k, true))
+}
+
+/// The registered name of a search (`astar`, `lazy-wastar`): the entry
+/// whose strategy it is, whatever its weight and successor order.
+pub fn search_name(search: Strategy) -> &'static str {
+    let (weight, plain) = match search {
+        Strategy::WeightedAstar(w) => (w, search),
+        Strategy::Lazy(o) => (
+            o.weight.unwrap_or(2.0),
+            Strategy::Lazy(LazyOptions {
+                order: SuccessorOrder::default(),
+                ..o
+            }),
+        ),
+        other => (2.0, other),
+    };
+    search::KINDS
+        .iter()
+        .find(|k| (k.strategy)(weight) == plain)
+        .map_or("unknown-search", |k| k.name)
 }
 
 /// The spec of a configuration in corvus's spelling.
