@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 pub use crate::config::{Config, Evaluator, PROBE_EXPANSIONS};
 use crate::exit;
 use crate::ground::{self, GroundError, GroundStats};
-use crate::heuristic::{BuildContext, HeuristicKind, pdb, relax};
+use crate::heuristic::{BuildContext, HeuristicKind, relax};
 use crate::limits::{self, Phase, Stop, Stopped};
 use crate::pddl::{self, Domain, ErrorKind, PddlError, Problem};
 use crate::plan::{self, Plan, PlanStep};
@@ -224,19 +224,28 @@ pub fn solve_with(
 /// exhaust every shorter plan length. Each entry gets its share of the time
 /// that is left; without a time limit, of [`NOMINAL_TIME`].
 pub fn bounded_portfolio() -> Vec<(Config, f64)> {
-    let pdb = Config::new(Strategy::Astar, &pdb::PDB);
-    vec![
-        (
-            Config {
-                probe: true,
-                ..pdb.clone()
-            },
-            1.0,
-        ),
-        (pdb, 0.6),
-        (Config::new(Strategy::Greedy, &relax::HFF), 1.0),
-    ]
+    BOUNDED_PORTFOLIO
+        .iter()
+        .map(|&(spec, share)| {
+            // Each entry parses: `the_bounded_portfolio_is_specs` checks them.
+            let config = Config::parse(spec).unwrap_or_default();
+            (
+                Config {
+                    explicit_heuristic: false,
+                    ..config
+                },
+                share,
+            )
+        })
+        .collect()
 }
+
+/// [`bounded_portfolio`]: each entry's spec and its share of the time left.
+pub const BOUNDED_PORTFOLIO: [(&str, f64); 3] = [
+    ("astar(pdb(), probe=true)", 1.0),
+    ("astar(pdb())", 0.6),
+    ("gbfs(hff())", 1.0),
+];
 
 /// The time a portfolio shares out when the run has no time limit (the
 /// last entry then runs without one).
@@ -811,7 +820,7 @@ fn validated(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::lmcut;
+    use crate::heuristic::{lmcut, pdb};
     use crate::task::testing::{cond, task, with_axioms};
 
     /// A task with a conditional effect, and one with a derived fact.
@@ -858,6 +867,26 @@ mod tests {
         assert_eq!(kept, found);
         let plan = validated(&domain, &problem, &task, &kept, true).expect("validated under the stop");
         assert_eq!(plan.length, 4);
+    }
+
+    /// The bounded portfolio is written in specs, which all parse to the
+    /// configurations it has always run.
+    #[test]
+    fn the_bounded_portfolio_is_specs() {
+        let pdb = Config::new(Strategy::Astar, &pdb::PDB);
+        let expected = [
+            Config {
+                probe: true,
+                ..pdb.clone()
+            },
+            pdb,
+            Config::new(Strategy::Greedy, &relax::HFF),
+        ];
+        for ((spec, _), config) in BOUNDED_PORTFOLIO.iter().zip(&expected) {
+            assert_eq!(config.to_string(), *spec);
+        }
+        let configs: Vec<Config> = bounded_portfolio().into_iter().map(|(c, _)| c).collect();
+        assert_eq!(configs, expected);
     }
 
     #[test]
