@@ -297,31 +297,17 @@ fn fast_downward_spelled_specs_find_the_plans_of_corvus_spelled_ones() {
         }
     }
     // The log prints the spec that ran, which reads back in.
-    let out = corvus_in(
-        &dir,
-        &["solve", &data(BLOCKS), &data(BLOCKS_4), "--search", fd_lama_first, "-q"],
-    );
+    let (domain, problem) = (data(BLOCKS), data(BLOCKS_4));
+    let solve = |extra: &[&str]| corvus_in(&dir, &[&["solve", domain.as_str(), problem.as_str()], extra].concat());
+    let out = solve(&["--search", fd_lama_first]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let out = corvus_in(
-        &dir,
-        &["solve", &data(BLOCKS), &data(BLOCKS_4), "--search", fd_lama_first],
-    );
     assert!(
         stderr(&out).contains("search: lazy([hff(cost=one), lmcount(cost=one)])\n"),
         "{}",
         stderr(&out)
     );
     // A mistake is a usage error that shows where it is.
-    let out = corvus_in(
-        &dir,
-        &[
-            "solve",
-            &data(BLOCKS),
-            &data(BLOCKS_4),
-            "--search",
-            "astar(lmcut(), w=2)",
-        ],
-    );
+    let out = solve(&["--search", "astar(lmcut(), w=2)"]);
     assert_eq!(code(&out), 2);
     let message = stderr(&out);
     assert!(
@@ -333,18 +319,7 @@ fn fast_downward_spelled_specs_find_the_plans_of_corvus_spelled_ones() {
         "{message}"
     );
     // A spec names its heuristics; --heuristic goes with a search's name.
-    let out = corvus_in(
-        &dir,
-        &[
-            "solve",
-            &data(BLOCKS),
-            &data(BLOCKS_4),
-            "--search",
-            "astar(lmcut())",
-            "--heuristic",
-            "hff",
-        ],
-    );
+    let out = solve(&["--search", "astar(lmcut())", "--heuristic", "hff"]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("names its own heuristics"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
