@@ -197,22 +197,6 @@ pub fn solve_loaded_with(
     }
 }
 
-/// Grounds and solves a checked domain and problem with one configuration.
-pub fn solve(domain: &Domain, problem: &Problem, options: &Options) -> Result<Report, PlannerError> {
-    solve_with(domain, problem, options, &mut keep_going)
-}
-
-/// As [`solve`], handing each validated plan to `on_plan` as soon as it is
-/// found (as [`solve_files_with`] does).
-pub fn solve_with(
-    domain: &Domain,
-    problem: &Problem,
-    options: &Options,
-    on_plan: &mut dyn FnMut(&FoundPlan) -> ControlFlow<()>,
-) -> Result<Report, PlannerError> {
-    run(domain, problem, options, &[(options.config.clone(), 1.0)], on_plan)
-}
-
 /// The portfolio for decision problems with a bound ("is there a plan of at
 /// most N steps?"), e.g. the ASP competition instances. A probe comes
 /// first: A* with small pattern databases and a fixed expansion limit,
