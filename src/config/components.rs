@@ -80,9 +80,6 @@ impl Shape {
     }
 }
 
-/// Fast Downward's names for corvus's heuristics.
-const HEURISTIC_SPELLINGS: &[(&str, &str)] = &[("ff", "hff"), ("add", "hadd"), ("landmark_sum", "lmcount")];
-
 /// Every component, one per line, for `--help`.
 pub fn describe_components() -> String {
     let mut lines = vec!["Searches:".to_string()];
@@ -96,14 +93,9 @@ pub fn describe_components() -> String {
         "Heuristics (every one takes cost=normal|one|plusone; Fast Downward's transform=adapt_costs(...) too):".into(),
     );
     for k in heuristic::KINDS {
-        let also: Vec<&str> = HEURISTIC_SPELLINGS
-            .iter()
-            .filter(|(_, corvus)| *corvus == k.name)
-            .map(|(fd, _)| *fd)
-            .collect();
-        let also = match also.is_empty() {
+        let also = match k.also_named.is_empty() {
             true => String::new(),
-            false => format!(" (also {})", also.join(", ")),
+            false => format!(" (also {})", k.also_named.join(", ")),
         };
         lines.push(format!("  {}(){also}: {}", k.name, k.describe()));
     }
@@ -304,11 +296,7 @@ fn evaluator(expr: &Expr, env: &Env) -> Result<Evaluator, SpecError> {
         e.perimeter = true;
         return Ok(e);
     }
-    let corvus_name = HEURISTIC_SPELLINGS
-        .iter()
-        .find(|(fd, _)| *fd == name)
-        .map_or(name.as_str(), |(_, c)| *c);
-    let Some(kind) = heuristic::kind(corvus_name) else {
+    let Some(kind) = heuristic::named(&name) else {
         let known: Vec<&str> = heuristic::KINDS.iter().map(|k| k.name).collect();
         let hint = if search_kind(&name).is_some() {
             " (that is a search; heuristics go inside it)"
@@ -448,7 +436,7 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
     }
     let Some((kind, fd_spelling)) = search_kind(&name) else {
         let corvus: Vec<&str> = search::KINDS.iter().map(|k| k.name).collect();
-        let hint = if heuristic::kind(&name).is_some() || HEURISTIC_SPELLINGS.iter().any(|(fd, _)| *fd == name) {
+        let hint = if heuristic::named(&name).is_some() {
             format!(" (`{name}` is a heuristic; a spec is a search around it: astar({name}()))")
         } else {
             String::new()

@@ -7,6 +7,7 @@ use crate::task::Task;
 
 pub static BLIND: HeuristicKind = HeuristicKind {
     name: "blind",
+    also_named: &[],
     help: "0 on goal states, else the cheapest operator cost",
     admissible: true,
     preferred_operators: false,

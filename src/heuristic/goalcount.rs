@@ -7,6 +7,7 @@ use crate::task::state::StateBits;
 
 pub static GOAL_COUNT: HeuristicKind = HeuristicKind {
     name: "goalcount",
+    also_named: &[],
     help: "number of unsatisfied goals",
     admissible: false,
     preferred_operators: false,

@@ -64,6 +64,7 @@ use crate::task::{FactId, OpId, Task};
 
 pub static LM_COUNT: HeuristicKind = HeuristicKind {
     name: "lmcount",
+    also_named: &["landmark_sum"],
     help: "landmark count: landmarks (RHW graph) the path has not reached or needs again",
     admissible: false,
     preferred_operators: true,

@@ -19,6 +19,7 @@ use crate::task::{FactId, Task};
 
 pub static LM_CUT: HeuristicKind = HeuristicKind {
     name: "lmcut",
+    also_named: &[],
     help: "LM-cut: sums the costs of disjunctive action landmarks",
     admissible: true,
     preferred_operators: false,

@@ -97,6 +97,8 @@ pub struct BuildContext {
 pub struct HeuristicKind {
     /// Name on the command line and in logs, e.g. `hff`.
     pub name: &'static str,
+    /// Other names a configuration may give it: Fast Downward's (`ff`).
+    pub also_named: &'static [&'static str],
     /// One line for `--help`.
     pub help: &'static str,
     /// Never overestimates, so pruning on it is sound and its dead ends are
@@ -206,6 +208,11 @@ pub fn kind(name: &str) -> Option<&'static HeuristicKind> {
     KINDS.iter().copied().find(|k| k.name == name)
 }
 
+/// The registered heuristic of this name or another name it has.
+pub fn named(name: &str) -> Option<&'static HeuristicKind> {
+    kind(name).or_else(|| KINDS.iter().copied().find(|k| k.also_named.contains(&name)))
+}
+
 #[cfg(test)]
 mod registry_tests {
     use super::*;
@@ -218,6 +225,19 @@ mod registry_tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), KINDS.len(), "heuristic names are unique");
+        // Other names find their entry and clash with no name.
+        let mut all: Vec<&str> = KINDS
+            .iter()
+            .flat_map(|k| std::iter::once(k.name).chain(k.also_named.iter().copied()))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), KINDS.iter().map(|k| 1 + k.also_named.len()).sum::<usize>());
+        for k in KINDS {
+            for &other in k.also_named {
+                assert_eq!(named(other), Some(*k));
+            }
+        }
         let mut rng = Lcg(7);
         let task = random_task(&mut rng, 6, 8);
         for kind in KINDS {

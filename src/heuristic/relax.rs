@@ -336,6 +336,7 @@ fn improve_effects(
 
 pub static HMAX: HeuristicKind = HeuristicKind {
     name: "hmax",
+    also_named: &[],
     help: "h_max: the costliest precondition chain of the delete relaxation",
     admissible: true,
     preferred_operators: false,
@@ -347,6 +348,7 @@ pub static HMAX: HeuristicKind = HeuristicKind {
 
 pub static HADD: HeuristicKind = HeuristicKind {
     name: "hadd",
+    also_named: &["add"],
     help: "h_add: the sum of the relaxed costs of the goals",
     admissible: false,
     preferred_operators: false,
@@ -358,6 +360,7 @@ pub static HADD: HeuristicKind = HeuristicKind {
 
 pub static HFF: HeuristicKind = HeuristicKind {
     name: "hff",
+    also_named: &["ff"],
     help: "h_FF: the cost of a relaxed plan from the h_add supporters",
     admissible: false,
     preferred_operators: true,

@@ -23,6 +23,7 @@ use crate::task::state::StateBits;
 
 pub static PDB: HeuristicKind = HeuristicKind {
     name: "pdb",
+    also_named: &[],
     help: "pattern databases over mutex groups, saturated cost partitioning",
     admissible: true,
     preferred_operators: false,
