@@ -6,6 +6,7 @@ use crate::pddl::{
     Action, Atom, Condition, CostExpr, Domain, Effect, GroundAtom, Literal, Location, NumericFact, Problem, Term,
     TypeDecl, TypedName,
 };
+use crate::rng::Rng;
 
 const NOWHERE: Location = Location { line: 0, col: 0 };
 
@@ -538,20 +539,14 @@ fn format_then_parse_round_trips() {
 fn reader_never_panics() {
     // A small deterministic fuzz over the characters that matter.
     let alphabet: Vec<char> = "()[];:.0 1a\nB\té-?".chars().collect();
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut parsed = 0;
     let (d, pr) = blocks();
     for _ in 0..3000 {
         let mut text = String::new();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let len = (seed % 24) as usize;
+        let len = rng.below(24) as usize;
         for _ in 0..len {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            text.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+            text.push(alphabet[rng.below_usize(alphabet.len())]);
         }
         if let Ok(p) = parse_plan(&text, "fuzz") {
             parsed += 1;
