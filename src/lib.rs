@@ -11,7 +11,8 @@
 //! [`commands`] holds the `corvus` subcommands that `src/main.rs` calls once
 //! it has parsed the arguments; they return the codes of [`exit`] and write
 //! the [`commands::stats_json`] file. [`limits`] watches time, memory and
-//! signals in every phase.
+//! signals in every phase. [`rng`] holds the seeded random generators, for
+//! what must be the same on every run.
 
 pub mod aliases;
 pub mod commands;
@@ -25,5 +26,6 @@ pub mod pddl;
 pub mod plan;
 pub mod planner;
 pub mod puzzles;
+pub mod rng;
 pub mod search;
 pub mod task;

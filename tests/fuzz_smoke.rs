@@ -10,6 +10,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use corvus::pddl::{self, Location};
 use corvus::plan;
 use corvus::puzzles::asp::{AspErrorKind, Instance, parse_facts};
+// Seeded, so that a failure names a reproducible case.
+use corvus::rng::Rng;
 
 /// Mutants per seed file and mutation kind (times 7 kinds, about 30 seeds):
 /// about 20 s in a debug build, 2 s in release.
@@ -109,22 +111,6 @@ const TOKENS: &[&str] = &[
     "*",
 ];
 
-/// xorshift64*: deterministic, so a failure names a reproducible case.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
-    }
-}
-
 /// The mutants of `text` of one kind (0..7). Byte-level edits may break
 /// UTF-8; those are repaired lossily, as a reader of a file would see them
 /// only after `read_to_string` succeeded.
@@ -134,14 +120,14 @@ fn mutants(text: &str, kind: usize, rng: &mut Rng) -> Vec<String> {
     (0..MUTANTS)
         .map(|_| {
             let mut b = bytes.to_vec();
-            let at = rng.below(n).min(b.len());
+            let at = rng.below_usize(n).min(b.len());
             match kind {
                 // Flip one to three bits.
                 0 => {
-                    for _ in 0..1 + rng.below(3) {
-                        let i = rng.below(b.len());
+                    for _ in 0..1 + rng.below_usize(3) {
+                        let i = rng.below_usize(b.len());
                         if let Some(x) = b.get_mut(i) {
-                            *x ^= 1 << rng.below(8);
+                            *x ^= 1 << rng.below_usize(8);
                         }
                     }
                 }
@@ -149,31 +135,31 @@ fn mutants(text: &str, kind: usize, rng: &mut Rng) -> Vec<String> {
                 1 => b.truncate(at),
                 // Delete a range.
                 2 => {
-                    let end = (at + 1 + rng.below(40)).min(b.len());
+                    let end = (at + 1 + rng.below_usize(40)).min(b.len());
                     b.drain(at..end);
                 }
                 // Duplicate a range in place.
                 3 => {
-                    let end = (at + 1 + rng.below(200)).min(b.len());
+                    let end = (at + 1 + rng.below_usize(200)).min(b.len());
                     let copy = b[at..end].to_vec();
                     b.splice(at..at, copy);
                 }
                 // Insert grammar tokens.
                 4 => {
-                    for _ in 0..1 + rng.below(4) {
-                        let t = TOKENS[rng.below(TOKENS.len())];
-                        let i = rng.below(b.len() + 1);
+                    for _ in 0..1 + rng.below_usize(4) {
+                        let t = TOKENS[rng.below_usize(TOKENS.len())];
+                        let i = rng.below_usize(b.len() + 1);
                         b.splice(i..i, t.bytes());
                     }
                 }
                 // Deep nesting, also behind a comment ended by `\r`.
                 5 => {
-                    let depth = [50, 101, 1_000, 100_000][rng.below(4)];
-                    let prefix = ["", ";c\r", "%c\r", "\n"][rng.below(4)];
+                    let depth = [50, 101, 1_000, 100_000][rng.below_usize(4)];
+                    let prefix = ["", ";c\r", "%c\r", "\n"][rng.below_usize(4)];
                     let mut ins = prefix.as_bytes().to_vec();
                     ins.extend(std::iter::repeat_n(b'(', depth));
                     ins.push(b'a');
-                    if rng.below(2) == 0 {
+                    if rng.below_usize(2) == 0 {
                         ins.extend(std::iter::repeat_n(b')', depth));
                     }
                     b.splice(at..at, ins);
@@ -181,7 +167,7 @@ fn mutants(text: &str, kind: usize, rng: &mut Rng) -> Vec<String> {
                 // Replace a byte by a random one.
                 _ => {
                     if let Some(x) = b.get_mut(at) {
-                        *x = rng.next() as u8;
+                        *x = rng.next_u64() as u8;
                     }
                 }
             }
@@ -216,7 +202,7 @@ fn assert_place(message: &str, file: &str, location: Location, text: &str) {
 fn for_all_mutants(seeds: &[(&str, &str)], salt: u64, check: impl Fn(&str)) -> usize {
     let mut cases = 0;
     for (i, (name, text)) in seeds.iter().enumerate() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ salt ^ (i as u64 + 1).wrapping_mul(0x1234_5678_9abc_def1));
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15 ^ salt ^ (i as u64 + 1).wrapping_mul(0x1234_5678_9abc_def1));
         for kind in 0..7 {
             for (m, mutant) in mutants(text, kind, &mut rng).iter().enumerate() {
                 cases += 1;

@@ -165,7 +165,8 @@ impl Heuristic for LmCut {
 mod tests {
     use super::super::relax::{Mode, RelaxationHeuristic};
     use super::*;
-    use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+    use crate::rng::Lcg;
+    use crate::task::testing::{OpSpec, perfect_costs, random_task, state, task};
 
     fn lmcut(t: &Task, s: &[FactId]) -> Estimate {
         LmCut::new(t).evaluate(state(t.num_facts(), s).bits())
@@ -240,7 +241,7 @@ mod tests {
 
     #[test]
     fn random_tasks_lie_between_hmax_and_perfect() {
-        let mut rng = Lcg(11);
+        let mut rng = Lcg::new(11);
         let mut above_hmax = 0;
         for _ in 0..300 {
             let t = random_task(&mut rng, 6, 8);

@@ -216,7 +216,8 @@ pub fn named(name: &str) -> Option<&'static HeuristicKind> {
 #[cfg(test)]
 mod registry_tests {
     use super::*;
-    use crate::task::testing::{Lcg, OpSpec, random_task, state, task};
+    use crate::rng::Lcg;
+    use crate::task::testing::{OpSpec, random_task, state, task};
 
     /// What an entry declares is what its heuristic does.
     #[test]
@@ -238,7 +239,7 @@ mod registry_tests {
                 assert_eq!(named(other), Some(*k));
             }
         }
-        let mut rng = Lcg(7);
+        let mut rng = Lcg::new(7);
         let task = random_task(&mut rng, 6, 8);
         for kind in KINDS {
             let h = kind.build(&task);
@@ -271,7 +272,7 @@ mod registry_tests {
     /// derived predicates stays admissible on tasks with them.
     #[test]
     fn declared_features_keep_admissibility() {
-        let mut rng = Lcg(13);
+        let mut rng = Lcg::new(13);
         for _ in 0..50 {
             let task = crate::task::testing::random_adl_task(&mut rng, 6, 8);
             let perfect = crate::task::testing::perfect_costs(&task);

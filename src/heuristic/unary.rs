@@ -288,7 +288,8 @@ mod tests {
     use crate::heuristic::Heuristic;
     use crate::heuristic::lmcut::LmCut;
     use crate::heuristic::relax::{Mode, RelaxationHeuristic};
-    use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_task, state, task};
+    use crate::rng::Lcg;
+    use crate::task::testing::{OpSpec, perfect_costs, random_task, state, task};
 
     /// One row of a table: a state, h_max, h_add, h_FF, LM-cut and the
     /// preferred operators of h_FF.
@@ -415,7 +416,7 @@ mod tests {
     /// and that only where no plan exists.
     #[test]
     fn random_negative_tasks_stay_admissible() {
-        let mut rng = Lcg(11);
+        let mut rng = Lcg::new(11);
         let mut informative = 0;
         for _ in 0..300 {
             let mut t = random_task(&mut rng, 6, 8);

@@ -322,7 +322,8 @@ impl<'a> Replay<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::testing::{Lcg, random_adl_task, random_task, replay, task};
+    use crate::rng::Lcg;
+    use crate::task::testing::{random_adl_task, random_task, replay, task};
 
     fn is_subsequence(short: &[OpId], long: &[OpId]) -> bool {
         let mut rest = long.iter();
@@ -441,7 +442,7 @@ mod tests {
     /// the walk's minus what was saved.
     #[test]
     fn random_walks_stay_plans() {
-        let mut rng = Lcg(11);
+        let mut rng = Lcg::new(11);
         let mut checked = 0;
         for round in 0..600 {
             let t = if round % 2 == 0 {

@@ -52,6 +52,7 @@ use super::open_list::OpenList;
 use super::successor::SuccessorGenerator;
 use super::{Outcome, SearchConfig, Statistics};
 use crate::heuristic::Heuristic;
+use crate::rng::Rng;
 use crate::task::registry::StateId;
 use crate::task::state::{bits_of, words_for};
 use crate::task::{OpId, Task};
@@ -158,7 +159,7 @@ struct Lazy<'a, 'g, 'h> {
     /// The state being expanded, and a scratch state.
     state_buf: Vec<u64>,
     scratch: Vec<u64>,
-    rng: u64,
+    rng: Rng,
     log: RunLog<'g>,
 }
 
@@ -220,7 +221,7 @@ pub(super) fn run(
         applicable: Vec::new(),
         state_buf: vec![0; words],
         scratch: vec![0; words],
-        rng: 0x2545_f491_4f6c_dd1d,
+        rng: Rng::new(0x2545_f491_4f6c_dd1d),
         log: RunLog::new(config, interrupt),
     };
     engine.run()
@@ -413,12 +414,7 @@ impl Lazy<'_, '_, '_> {
         match self.options.order {
             SuccessorOrder::PreferredFirst => applicable.sort_by_key(|&op| !self.is_preferred[op as usize]),
             SuccessorOrder::Natural => {}
-            SuccessorOrder::Shuffled => {
-                for i in (1..applicable.len()).rev() {
-                    let j = self.next_random(i as u64 + 1) as usize;
-                    applicable.swap(i, j);
-                }
-            }
+            SuccessorOrder::Shuffled => self.rng.shuffle(&mut applicable),
         }
         let n = self.task.num_facts();
         let parent_partition: Option<Partition> = self
@@ -474,14 +470,6 @@ impl Lazy<'_, '_, '_> {
             .min_by_key(|l| l.priority)?;
         list.priority += 1;
         list.open.pop().map(|(_, _, entry)| entry)
-    }
-
-    /// A number below `n` from a fixed-seed xorshift generator.
-    fn next_random(&mut self, n: u64) -> u64 {
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        self.rng % n
     }
 
     fn memory_estimate(&self) -> u64 {

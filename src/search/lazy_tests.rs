@@ -8,10 +8,11 @@ use super::*;
 use crate::heuristic::Estimate;
 use crate::heuristic::blind::Blind;
 use crate::heuristic::goalcount::GoalCount;
+use crate::rng::Lcg;
 use crate::task::FactId;
 use crate::task::registry::StateId;
 use crate::task::state::StateBits;
-use crate::task::testing::{Lcg, random_task, state};
+use crate::task::testing::{random_task, state};
 
 /// Every lazy variant: with and without novelty, in every successor order;
 /// greedy, and weighted A* with weights 1 and 3.
@@ -257,7 +258,7 @@ fn lazy_weighted_astar_under_a_bound_is_exhaustive_with_inadmissible_guides() {
         cost_type: CostType::PlusOne,
         ..BuildContext::default()
     };
-    let mut rng = Lcg(23);
+    let mut rng = Lcg::new(23);
     let mut decided = 0;
     for _ in 0..200 {
         let task = random_task(&mut rng, 7, 10);
@@ -366,7 +367,7 @@ fn novelty_of_a_sequence_of_states() {
 /// gives the values of the full evaluation.
 #[test]
 fn novelty_of_successors_equals_the_full_evaluation() {
-    let mut rng = Lcg(11);
+    let mut rng = Lcg::new(11);
     for _ in 0..20 {
         let task = random_task(&mut rng, 10, 14);
         let mut full = Novelty::new(&task, PAIR_TABLE_CAP);

@@ -5,6 +5,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::state::StateBuf;
 use super::{Axiom, CondEffect, Fact, FactId, OpId, Operator, Task};
+use crate::rng::Lcg;
 
 /// A task from its parts, as the grounder hands tasks on: initial state and
 /// goals sorted (invariant groups are computed when first asked for). Operators must come with sorted
@@ -109,50 +110,38 @@ pub fn state(num_facts: usize, facts: &[FactId]) -> StateBuf {
     s
 }
 
-/// Deterministic pseudo-random numbers (no dependency needed).
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-
-    fn facts(&mut self, num_facts: usize, max: u64) -> Vec<FactId> {
-        (0..self.below(max + 1))
-            .map(|_| self.below(num_facts as u64) as FactId)
-            .collect()
-    }
+/// Up to `max` random facts below `num_facts`, repeats allowed.
+fn random_facts(rng: &mut Lcg, num_facts: usize, max: u64) -> Vec<FactId> {
+    (0..rng.below(max + 1))
+        .map(|_| rng.below(num_facts as u64) as FactId)
+        .collect()
 }
 
 /// A random small task with costs 0..=3, negative preconditions and goals.
 pub fn random_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task {
     let mut specs = Vec::new();
     for _ in 0..num_ops {
-        let pre = rng.facts(num_facts, 2);
+        let pre = random_facts(rng, num_facts, 2);
         let pre_neg = if rng.below(4) == 0 {
-            rng.facts(num_facts, 1)
+            random_facts(rng, num_facts, 1)
         } else {
             Vec::new()
         };
-        let mut add = rng.facts(num_facts, 2);
+        let mut add = random_facts(rng, num_facts, 2);
         if add.is_empty() {
             add.push(rng.below(num_facts as u64) as FactId);
         }
-        let del = rng.facts(num_facts, 2);
+        let del = random_facts(rng, num_facts, 2);
         specs.push((pre, pre_neg, add, del, rng.below(4) as u32));
     }
     let ops: Vec<OpSpec> = specs
         .iter()
         .map(|(a, b, c, d, e)| (a.as_slice(), b.as_slice(), c.as_slice(), d.as_slice(), *e))
         .collect();
-    let init = rng.facts(num_facts, 2);
-    let goal = rng.facts(num_facts, 3);
+    let init = random_facts(rng, num_facts, 2);
+    let goal = random_facts(rng, num_facts, 3);
     let goal_neg = if rng.below(5) == 0 {
-        rng.facts(num_facts, 1)
+        random_facts(rng, num_facts, 1)
     } else {
         Vec::new()
     };
@@ -177,10 +166,10 @@ pub fn random_adl_task_with(rng: &mut Lcg, num_facts: usize, num_ops: usize, rec
     let (d0, d1) = (base as FactId, base as FactId + 1);
     for op in &mut t.operators {
         for _ in 0..rng.below(3) {
-            let pre = rng.facts(num_facts, 2);
-            let pre_neg = rng.facts(num_facts, 1);
-            let add = rng.facts(num_facts, 2);
-            let del = rng.facts(num_facts, 1);
+            let pre = random_facts(rng, num_facts, 2);
+            let pre_neg = random_facts(rng, num_facts, 1);
+            let add = random_facts(rng, num_facts, 2);
+            let del = random_facts(rng, num_facts, 1);
             op.cond_effects.push(cond(&pre, &pre_neg, &add, &del));
         }
         let basic = |v: &mut Vec<FactId>| v.retain(|&f| f < d0);

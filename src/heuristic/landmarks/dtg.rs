@@ -189,7 +189,7 @@ impl Group {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::testing::Lcg;
+    use crate::rng::Lcg;
 
     /// Whether `target` is reached from the initial value without `avoid`.
     fn reaches_avoiding(group: &Group, target: u32, avoid: u32) -> bool {
@@ -212,7 +212,7 @@ mod tests {
     /// reached.
     #[test]
     fn dominators_are_the_values_every_path_passes_through() {
-        let mut rng = Lcg(7);
+        let mut rng = Lcg::new(7);
         for _ in 0..300 {
             let n = 2 + rng.below(9) as usize;
             let mut group = Group {

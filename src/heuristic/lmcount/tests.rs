@@ -7,7 +7,8 @@ use super::*;
 use crate::heuristic::cost_type::CostType;
 use crate::heuristic::landmarks::tests::{fact, logistics};
 use crate::task::state::StateBuf;
-use crate::task::testing::{Lcg, OpSpec, perfect_costs, random_adl_task, random_task, task};
+use crate::rng::Lcg;
+use crate::task::testing::{OpSpec, perfect_costs, random_adl_task, random_task, task};
 
 /// Plays the search's part: registers states, notifies the heuristic of
 /// every transition and evaluates nodes.
@@ -237,7 +238,7 @@ fn zero_exactly_on_goals_and_dead_ends_real(task: &Task) {
 
 #[test]
 fn random_tasks_zero_exactly_on_goals_and_dead_ends_are_real() {
-    let mut rng = Lcg(11);
+    let mut rng = Lcg::new(11);
     for _ in 0..300 {
         zero_exactly_on_goals_and_dead_ends_real(&random_task(&mut rng, 6, 8));
     }
@@ -245,7 +246,7 @@ fn random_tasks_zero_exactly_on_goals_and_dead_ends_are_real() {
 
 #[test]
 fn goal_states_of_random_tasks_get_zero() {
-    let mut rng = Lcg(5);
+    let mut rng = Lcg::new(5);
     for _ in 0..300 {
         let task = random_task(&mut rng, 6, 8);
         let mut h = LandmarkCount::new(&task);
@@ -361,7 +362,7 @@ fn a_derived_goal_counts_until_its_rule_fires() {
 
 #[test]
 fn random_tasks_with_derived_facts_zero_exactly_on_goals_and_dead_ends_are_real() {
-    let mut rng = Lcg(23);
+    let mut rng = Lcg::new(23);
     for _ in 0..300 {
         zero_exactly_on_goals_and_dead_ends_real(&random_adl_task(&mut rng, 7, 8));
     }

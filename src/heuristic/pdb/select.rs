@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use super::projection::{INFINITE, Projection, TaskInfo, Var};
 use super::{PdbConfig, Table, additive_value, build_order};
+use crate::rng::Rng;
 
 /// Stand-in for an infinite estimate when scoring: proving a sample a dead
 /// end is worth a lot, but sums must stay finite.
@@ -324,14 +325,12 @@ pub fn orders(info: &TaskInfo, selection: &Selection, config: &PdbConfig, budget
         // Disjoint operator sets: every order gives the same sum.
         return result;
     }
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for _ in 0..MAX_ORDER_ATTEMPTS {
         if result.len() >= MAX_ORDERS || budget.spent() || stored * 2 > config.max_total_size.max(stored) {
             break;
         }
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
+        rng.shuffle(&mut order);
         let tables = build_order(info, &pick(&order), config.max_pdb_size);
         budget.charge(size_of(&tables) as u64);
         let values: Vec<u64> = selection
@@ -388,13 +387,13 @@ fn random_walk_samples(info: &TaskInfo, h0: u64) -> Vec<Vec<u32>> {
     let mean_cost = (total_cost as f64 / useful.len() as f64).max(1.0);
     let length = ((h0 as f64 / mean_cost).ceil() as usize).clamp(1, 1000);
     let walks = (MAX_WALK_WORK / (useful.len() * 2 * length)).clamp(1, MAX_SAMPLES);
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut state = task.initial_state();
     let mut next = state.clone();
     let mut applicable = Vec::new();
     for _ in 0..walks {
         state.clone_from(&task.initial_state());
-        let steps = rng.below(2 * length + 1);
+        let steps = rng.below_usize(2 * length + 1);
         for _ in 0..steps {
             applicable.clear();
             applicable.extend(
@@ -406,7 +405,7 @@ fn random_walk_samples(info: &TaskInfo, h0: u64) -> Vec<Vec<u32>> {
             if applicable.is_empty() {
                 break;
             }
-            let o = applicable[rng.below(applicable.len())];
+            let o = applicable[rng.below_usize(applicable.len())];
             task.apply_into(&task.operators[o], state.bits(), next.bits_mut());
             std::mem::swap(&mut state, &mut next);
         }
@@ -415,14 +414,3 @@ fn random_walk_samples(info: &TaskInfo, h0: u64) -> Vec<Vec<u32>> {
     samples
 }
 
-/// xorshift64: deterministic, so the heuristic is the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
