@@ -16,22 +16,7 @@ fn reachable(domain: &Domain, problem: &Problem) -> Result<(Task, GroundStats), 
 }
 
 fn atom(text: &str) -> Atom {
-    let mut words = text.split_whitespace();
-    let predicate = words.next().unwrap_or_default().to_string();
-    let args = words
-        .map(|w| {
-            if w.starts_with('?') {
-                Term::Variable(w.to_string())
-            } else {
-                Term::Constant(w.to_string())
-            }
-        })
-        .collect();
-    Atom {
-        predicate,
-        args,
-        location: Location::default(),
-    }
+    Atom::from_words(text)
 }
 
 fn pos(text: &str) -> Literal {

@@ -90,6 +90,27 @@ pub struct Atom {
     pub location: Location,
 }
 
+#[cfg(test)]
+impl Atom {
+    /// The atom written `p ?x c` (words starting with `?` are variables),
+    /// with no location: for tests.
+    pub fn from_words(text: &str) -> Atom {
+        let mut words = text.split_whitespace();
+        let predicate = words.next().unwrap_or_default().to_string();
+        let args = words
+            .map(|w| match w.starts_with('?') {
+                true => Term::Variable(w.to_string()),
+                false => Term::Constant(w.to_string()),
+            })
+            .collect();
+        Atom {
+            predicate,
+            args,
+            location: Location::default(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Literal {
     pub positive: bool,

@@ -19,22 +19,7 @@ fn typed(name: &str, types: &[&str]) -> TypedName {
 }
 
 fn atom(text: &str) -> Atom {
-    let mut words = text.split_whitespace();
-    let predicate = words.next().unwrap_or_default().to_string();
-    let args = words
-        .map(|w| {
-            if w.starts_with('?') {
-                Term::Variable(w.to_string())
-            } else {
-                Term::Constant(w.to_string())
-            }
-        })
-        .collect();
-    Atom {
-        predicate,
-        args,
-        location: NOWHERE,
-    }
+    Atom::from_words(text)
 }
 
 /// `"clear ?x"` is a positive literal, `"!clear ?x"` a negative one.
