@@ -71,6 +71,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--time-limit", type=int, default=20)
     args = parser.parse_args()
+    # A line per task as it ends, also into a file.
+    sys.stdout.reconfigure(line_buffering=True)
     aliases = args.alias or ["lama-first", "seq-opt-lmcut"]
     ratios, differ = [], []
     with tempfile.TemporaryDirectory() as tmp:

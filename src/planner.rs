@@ -642,10 +642,16 @@ fn run_config(
     };
     drop(building);
     let _searching = limits::phase(Phase::Search);
+    // The eager engine's one preferred list holds its guide's own preferred operators.
+    let first = config.evaluators[0];
+    let preferred_operators = match config.search.is_lazy() {
+        true => config.preferred_operators(),
+        false => first.preferred && first.offers_preferred,
+    };
     let search_config = SearchConfig {
         strategy: config.search,
         bound,
-        preferred_operators: config.preferred_operators(),
+        preferred_operators,
         limits,
         verbose,
         pack_states: options.pack_states,
@@ -659,6 +665,7 @@ fn run_config(
             .map(|(h, e)| search::Guide {
                 heuristic: h.as_mut(),
                 preferred_operators: e.preferred,
+                offers_preferred: e.offers_preferred,
             })
             .collect();
         return search::search_lazy(task, &mut guides, lazy, &search_config);

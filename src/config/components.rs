@@ -327,18 +327,17 @@ fn evaluator(expr: &Expr, env: &Env) -> Result<Evaluator, SpecError> {
     }
     if kind.name == "lmcount" {
         params.extend(["lm_factory", "pref", "admissible", "optimal"]);
+        // `pref` is `offers_preferred`, which every heuristic has; only
+        // Fast Downward's landmark count names it.
         only(
             call.get(Some(0), &["lm_factory"]),
             |f| Ok(is_rhw_factory(f)),
             "corvus builds one landmark graph, Fast Downward's lm_rhw() (also through \
              lm_reasonable_orders_hps(lm_rhw())); other landmark factories are not implemented",
         )?;
-        only(
-            call.get(None, &["pref"]),
-            boolean,
-            "corvus's lmcount always computes its preferred operators (pref=false is not implemented); \
-             leave it out of preferred=[...] instead",
-        )?;
+        if let Some(p) = call.get(None, &["pref"]) {
+            e.offers_preferred = boolean(p)?;
+        }
         for p in ["admissible", "optimal"] {
             only(
                 call.get(None, &[p]),
@@ -586,10 +585,14 @@ pub fn search_name(search: Strategy) -> &'static str {
 /// The spec of a configuration in corvus's spelling.
 pub fn print(config: &Config) -> String {
     let evaluator = |e: &Evaluator| {
-        let h = match e.cost_type {
-            CostType::Normal => format!("{}()", e.kind.name),
-            c => format!("{}(cost={})", e.kind.name, c.name()),
-        };
+        let mut params = Vec::new();
+        if e.cost_type != CostType::Normal {
+            params.push(format!("cost={}", e.cost_type.name()));
+        }
+        if !e.offers_preferred {
+            params.push("pref=false".to_string());
+        }
+        let h = format!("{}({})", e.kind.name, params.join(", "));
         if e.perimeter { format!("perimeter({h})") } else { h }
     };
     let evals: Vec<String> = config.evaluators.iter().map(evaluator).collect();

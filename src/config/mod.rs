@@ -31,8 +31,13 @@ pub struct Evaluator {
     /// search (see [`crate::heuristic::perimeter`]).
     pub perimeter: bool,
     /// The search uses its preferred operators (greedy and lazy searches;
-    /// only a heuristic that has them).
+    /// only a heuristic that has them): a lazy search gives it an open list
+    /// of the successors they reach.
     pub preferred: bool,
+    /// Its own preferred operators count (Fast Downward's `pref=true`, the
+    /// default); off, its preferred list holds the successors the other
+    /// heuristics prefer.
+    pub offers_preferred: bool,
 }
 
 impl Evaluator {
@@ -44,6 +49,7 @@ impl Evaluator {
             cost_type: CostType::Normal,
             perimeter: false,
             preferred: kind.preferred_operators,
+            offers_preferred: true,
         }
     }
 }

@@ -127,6 +127,11 @@ fn specs_mean_what_they_say() {
         ("bfws([hff])", "bfws([hff()])"),
         ("lazy-width(hff)", "lazy-width([hff()])"),
         ("astar(pdb(), probe=true)", "astar(pdb(), probe=true)"),
+        (
+            "lazy([hff(), lmcount(pref=false, cost=one)])",
+            "lazy([hff(), lmcount(cost=one, pref=false)])",
+        ),
+        ("lazy([landmark_sum(pref=true)])", "lazy([lmcount()])"),
     ];
     for (spec, canonical) in table {
         assert_eq!(parsed(spec).to_string(), *canonical, "{spec}");
@@ -153,6 +158,19 @@ fn fast_downwards_lama_first_is_corvus_lama_first() {
         o.order = SuccessorOrder::Natural;
     }
     assert_eq!(parsed(&as_written), natural);
+    // Fast Downward's alias gives the landmark count no preferred operators
+    // of its own (pref=false): its preferred list holds h_FF's.
+    let with_pref_false = as_written.replace(
+        "transform=adapt_costs(one)), let",
+        "transform=adapt_costs(one), pref=false), let",
+    );
+    assert_ne!(with_pref_false, as_written);
+    natural.evaluators[1].offers_preferred = false;
+    assert_eq!(parsed(&with_pref_false), natural);
+    assert_eq!(
+        natural.to_string(),
+        "lazy([hff(cost=one), lmcount(cost=one, pref=false)], order=natural)"
+    );
     assert_eq!(parsed("astar(lmcut())"), parsed("astar(eval=lmcut())"));
     assert_eq!(parsed("astar(blind())").heuristic(), &blind::BLIND);
 }
@@ -203,7 +221,6 @@ fn errors_name_the_place_and_the_alternatives() {
             14,
             "other landmark factories are not implemented",
         ),
-        ("lazy([lmcount(pref=false)])", 19, "pref=false is not implemented"),
         ("astar(lmcut(), cost_type=one)", 25, "count the task's costs"),
         (
             "lazy(alt([single(hff)]))",

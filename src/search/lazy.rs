@@ -113,12 +113,27 @@ pub struct LazyOptions {
     pub weight: Option<f64>,
 }
 
-/// A heuristic that guides the lazy search, and whether its preferred
-/// operators are used (they get a list of their own); with
-/// [`SearchConfig::preferred_operators`] off, no guide's are.
+/// A heuristic that guides the lazy search, whether it has an open list of
+/// the successors reached by preferred operators, and whether its own
+/// preferred operators count (are among those); with
+/// [`SearchConfig::preferred_operators`] off, no guide has such a list.
 pub struct Guide<'a> {
     pub heuristic: &'a mut dyn Heuristic,
     pub preferred_operators: bool,
+    /// Its preferred operators are collected (Fast Downward's `pref=true`);
+    /// off, its preferred list is filled by the other guides' only.
+    pub offers_preferred: bool,
+}
+
+impl<'a> Guide<'a> {
+    /// A guide whose preferred operators, if `preferred`, get a list and count.
+    pub fn new(heuristic: &'a mut dyn Heuristic, preferred: bool) -> Self {
+        Guide {
+            heuristic,
+            preferred_operators: preferred,
+            offers_preferred: preferred,
+        }
+    }
 }
 
 /// An open-list entry: the successor of this state by this operator.
@@ -355,7 +370,7 @@ impl Lazy<'_, '_, '_> {
                 return false;
             };
             self.h[i] = h.min(u64::MAX - 1);
-            if guide.preferred_operators && self.use_preferred {
+            if guide.preferred_operators && guide.offers_preferred && self.use_preferred {
                 self.preferred_ops
                     .extend_from_slice(guide.heuristic.preferred_operators());
             }

@@ -50,16 +50,7 @@ fn lazy_search_with_several_heuristics_finds_valid_plans() {
         for options in lazy_variants() {
             let mut goal_count = GoalCount::new(&task);
             let mut hff = relax::HFF.build(&task);
-            let mut guides = [
-                Guide {
-                    heuristic: hff.as_mut(),
-                    preferred_operators: true,
-                },
-                Guide {
-                    heuristic: &mut goal_count,
-                    preferred_operators: false,
-                },
-            ];
+            let mut guides = [Guide::new(hff.as_mut(), true), Guide::new(&mut goal_count, false)];
             let c = SearchConfig {
                 preferred_operators: true,
                 ..config(Strategy::Lazy(options))
@@ -268,16 +259,7 @@ fn lazy_weighted_astar_under_a_bound_is_exhaustive_with_inadmissible_guides() {
                 let Some(bound) = bound else { continue };
                 let mut hff = relax::HFF.build_with(&task, &context);
                 let mut lm = lmcount::LM_COUNT.build_with(&task, &context);
-                let mut guides = [
-                    Guide {
-                        heuristic: hff.as_mut(),
-                        preferred_operators: true,
-                    },
-                    Guide {
-                        heuristic: lm.as_mut(),
-                        preferred_operators: true,
-                    },
-                ];
+                let mut guides = [Guide::new(hff.as_mut(), true), Guide::new(lm.as_mut(), true)];
                 let options = LazyOptions {
                     weight: Some(weight),
                     ..LazyOptions::default()
@@ -482,10 +464,7 @@ fn without_preferred_operators_the_order_is_natural() {
                 ..LazyOptions::default()
             };
             let mut hff = relax::HFF.build(&task);
-            let mut guides = [Guide {
-                heuristic: hff.as_mut(),
-                preferred_operators: true,
-            }];
+            let mut guides = [Guide::new(hff.as_mut(), true)];
             let c = SearchConfig {
                 preferred_operators: false,
                 ..config(Strategy::Lazy(options))
@@ -495,4 +474,77 @@ fn without_preferred_operators_the_order_is_natural() {
         };
         assert_eq!(run(SuccessorOrder::PreferredFirst), run(SuccessorOrder::Natural));
     }
+}
+
+/// A heuristic whose preferred operators are hidden: the same values, none preferred.
+struct NonePreferred<'a>(&'a mut dyn Heuristic);
+
+impl Heuristic for NonePreferred<'_> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn evaluate(&mut self, state: &StateBits) -> Estimate {
+        self.0.evaluate(state)
+    }
+    fn is_admissible(&self) -> bool {
+        self.0.is_admissible()
+    }
+    fn is_path_dependent(&self) -> bool {
+        self.0.is_path_dependent()
+    }
+    fn notify_initial(&mut self, id: StateId, state: &StateBits) {
+        self.0.notify_initial(id, state)
+    }
+    fn notify_transition(&mut self, p: StateId, ps: &StateBits, op: crate::task::OpId, c: StateId, cs: &StateBits) {
+        self.0.notify_transition(p, ps, op, c, cs)
+    }
+    fn evaluate_node(&mut self, id: StateId, state: &StateBits) -> Estimate {
+        self.0.evaluate_node(id, state)
+    }
+}
+
+/// A guide that offers no preferred operators (Fast Downward's `pref=false`)
+/// keeps its preferred list, filled by the others' preferred operators: the
+/// search is the one whose guide has none to offer.
+#[test]
+fn a_guide_that_offers_no_preferred_operators_keeps_its_list() {
+    use crate::heuristic::lmcount;
+    let mut rng = Lcg::new(29);
+    let mut compared = 0;
+    for _ in 0..60 {
+        let task = random_task(&mut rng, 7, 10);
+        for options in lazy_variants() {
+            let c = SearchConfig {
+                preferred_operators: true,
+                ..config(Strategy::Lazy(options))
+            };
+            let mut runs = Vec::new();
+            for hidden in [false, true] {
+                let mut hff = relax::HFF.build(&task);
+                let mut lm = lmcount::LM_COUNT.build(&task);
+                let mut masked;
+                let second = match hidden {
+                    // Its own preferred operators hidden, offered: none come.
+                    true => {
+                        masked = NonePreferred(lm.as_mut());
+                        Guide::new(&mut masked, true)
+                    }
+                    false => Guide {
+                        offers_preferred: false,
+                        ..Guide::new(lm.as_mut(), true)
+                    },
+                };
+                let mut guides = [Guide::new(hff.as_mut(), true), second];
+                runs.push(search_lazy(&task, &mut guides, options, &c));
+            }
+            let ((a, sa), (b, sb)) = (&runs[0], &runs[1]);
+            assert_eq!(a, b, "{options:?}");
+            assert_eq!(
+                (sa.expanded, sa.evaluated, sa.generated),
+                (sb.expanded, sb.evaluated, sb.generated)
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 100, "{compared}");
 }

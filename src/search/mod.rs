@@ -297,10 +297,7 @@ pub fn search(
         // The lazy engine never prunes against the bound with a heuristic:
         // it needs no `prune` heuristic to stay sound.
         Strategy::Lazy(options) => {
-            let mut guides = [Guide {
-                heuristic: guide,
-                preferred_operators: config.preferred_operators,
-            }];
+            let mut guides = [Guide::new(guide, config.preferred_operators)];
             lazy::run(task, &mut guides, options, config, interrupt_flag())
         }
         _ => engine::run(task, guide, prune, config, interrupt_flag()),
