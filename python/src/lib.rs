@@ -319,13 +319,12 @@ fn validate(
                 }
             }
         };
-        let steps = match corvus::plan::parse_plan(&text, &file) {
-            Ok(steps) => steps,
-            Err(e) => return (false, 0, 0, Some(e.to_string()), corvus::exit::INPUT_ERROR),
-        };
-        match corvus::plan::validate(&d, &p, &steps) {
-            Ok(v) => (true, v.length, v.cost, None, corvus::exit::PLAN_FOUND),
-            Err(e) => (false, 0, 0, Some(e.to_string()), corvus::exit::PLAN_INVALID),
+        // The bounded reader of `corvus validate`: steps replayed as they are
+        // read, a syntax error anywhere winning over the verdict.
+        match corvus::plan::validate_text(&d, &p, &text, &file) {
+            Err(e) => (false, 0, 0, Some(e.to_string()), corvus::exit::INPUT_ERROR),
+            Ok(Ok(v)) => (true, v.length, v.cost, None, corvus::exit::PLAN_FOUND),
+            Ok(Err(e)) => (false, 0, 0, Some(e.to_string()), corvus::exit::PLAN_INVALID),
         }
     })
 }

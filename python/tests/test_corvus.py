@@ -237,3 +237,22 @@ def test_ctrl_c_stops_a_search_with_keyboard_interrupt():
     assert out.splitlines() == ["KeyboardInterrupt", "solved"], (out, err)
     # Generous: the calling thread looks for signals every 50 ms.
     assert stopped_after < 10, stopped_after
+
+
+def test_validate_reads_a_plan_within_the_task_bounds():
+    """`validate` replays steps as it reads them and keeps no more arguments
+    than an action takes: a 5-million-argument step costs about its text."""
+    import resource
+
+    domain, problem = BLOCKS.read_text(), BLOCKS_4.read_text()
+    huge = "(pick-up" + " a" * 5_000_000 + ")\n"
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    verdict = corvus.validate_pddl(domain, problem, huge)
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert not verdict.valid and "takes 1 arguments, got 5000000" in verdict.error, verdict.error
+    # Holding the steps' arguments took over 600 MB; the text is 10 MB.
+    assert grown_mib < 150, grown_mib
+    # A syntax error anywhere wins over the verdict, as on the command line.
+    with pytest.raises(corvus.CorvusError) as error:
+        corvus.validate_pddl(domain, problem, "(unstack a b)\n(pick-up\n")
+    assert error.value.exit_code == 31
