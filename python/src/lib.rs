@@ -63,7 +63,7 @@ fn options(
     }
     let (mut config, anytime) = corvus::aliases::choose(alias, search, &heuristics, named_search.then_some(weight))?;
     if alias.is_none() && !preferred_operators {
-        config.evaluators.iter_mut().for_each(|e| e.preferred = false);
+        config = config.without_preferred_operators();
     }
     Ok(Options {
         config,

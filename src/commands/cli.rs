@@ -85,20 +85,6 @@ corvus show problems/hanoi-seed.asp problems/hanoi-seed.witness --html plan.html
     },
 }
 
-/// `--search`: a registered name, or a spec, which is checked here so that
-/// a mistake is a usage error that points at its place.
-fn search_arg(text: &str) -> Result<String, String> {
-    if crate::search::kind(text).is_some() {
-        return Ok(text.to_string());
-    }
-    Config::parse(text).map(|_| text.to_string()).map_err(|e| {
-        format!(
-            "{}\n(corvus solve --help lists the searches and heuristics)",
-            e.show(text)
-        )
-    })
-}
-
 /// What `--search` takes: the components of a spec, with their parameters.
 fn search_help() -> String {
     format!(
@@ -159,7 +145,7 @@ struct SolveArgs {
     /// The search: a spec, e.g. 'astar(lmcut())', or a search's name with --heuristic
     /// [default: without --search and --heuristic, the first --alias (lama-first); with
     /// --heuristic only, gbfs].
-    #[arg(long, value_name = "SPEC", value_parser = search_arg, long_help = search_help())]
+    #[arg(long, value_name = "SPEC", long_help = search_help())]
     search: Option<String>,
     /// Heuristic, or a comma-separated list for the lazy searches (one open list each:
     /// hff,lmcount) [default: the search algorithm's, see --search]; a spec names its own.
@@ -301,9 +287,9 @@ impl SolveArgs {
     /// (--cost-type, --no-preferred, --perimeter, --successor-order).
     fn config(&self) -> Result<(Config, bool), String> {
         let named: Vec<&str> = self.heuristic.iter().map(|k| k.name).collect();
-        let (mut config, anytime) =
-            crate::aliases::choose(self.alias.map(|a| a.name), self.search.as_deref(), &named, self.weight)?;
-        config.explicit_heuristic &= self.alias.is_none();
+        let (config, anytime) =
+            crate::aliases::choose(self.alias.map(|a| a.name), self.search.as_deref(), &named, self.weight)
+                .map_err(|e| format!("{e}\n(corvus solve --help lists the searches and heuristics)"))?;
         Ok((self.modified(config), anytime))
     }
 
@@ -313,7 +299,7 @@ impl SolveArgs {
             config = config.with_cost_type(cost_type);
         }
         if self.no_preferred {
-            config.evaluators.iter_mut().for_each(|e| e.preferred = false);
+            config = config.without_preferred_operators();
         }
         if self.perimeter {
             config.evaluators[0].perimeter = true;

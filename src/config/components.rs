@@ -490,19 +490,12 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
     }
     // The search's own cost type orders nothing in a greedy search (g is no key).
     params.push("cost_type");
-    if let Some(c) = call.get(None, &["cost_type"]) {
-        let c = cost_type(c).and_then(|t| {
-            if t != CostType::Normal && (shape.weighted || shape.probe) {
-                Err(SpecError::new(
-                    c.at,
-                    "corvus's searches count the task's costs; give the heuristics another with cost=... or transform=...",
-                ))
-            } else {
-                Ok(t)
-            }
-        });
-        c?;
-    }
+    let greedy = !(shape.weighted || shape.probe);
+    only(
+        call.get(None, &["cost_type"]),
+        |c| cost_type(c).map(|t| greedy || t == CostType::Normal),
+        "corvus's searches count the task's costs; give the heuristics another with cost=... or transform=...",
+    )?;
     if let Strategy::Lazy(options) = &mut strategy {
         if fd_spelling {
             params.extend(["reopen_closed", "randomize_successors", "preferred_successors_first"]);

@@ -119,6 +119,14 @@ impl Config {
         self.evaluators.iter().any(|e| e.preferred)
     }
 
+    /// No heuristic's preferred operators are used (`--no-preferred`).
+    pub fn without_preferred_operators(mut self) -> Self {
+        for e in &mut self.evaluators {
+            e.preferred = false;
+        }
+        self
+    }
+
     /// Every heuristic sees `cost_type`.
     pub fn with_cost_type(mut self, cost_type: CostType) -> Self {
         for e in &mut self.evaluators {
