@@ -123,16 +123,16 @@ impl Towers {
             .collect()
     }
 
-    pub fn draw(&self, state: &HashSet<GroundAtom>) -> String {
-        let stacks = self.stacks(state);
+    /// The towers of `stacks` (the discs on each peg, bottom first) as text.
+    pub fn draw(&self, stacks: &[Vec<String>]) -> String {
         let height = self.size.len().max(1);
         let mut lines = Vec::with_capacity(height + 2);
         for level in (0..height).rev() {
             let mut line = String::new();
-            for stack in &stacks {
+            for stack in stacks {
                 let cell = match stack.get(level) {
                     Some(d) => {
-                        let size = self.size.get(*d).copied().unwrap_or(1);
+                        let size = self.size.get(d).copied().unwrap_or(1);
                         format!("{} {d}", "=".repeat(size))
                     }
                     None => "|".to_string(),

@@ -147,23 +147,24 @@ fn recognise(domain: &Domain, problem: &Problem) -> Result<Drawing, ShowError> {
 }
 
 impl Drawing {
-    fn draw(&self, state: &HashSet<GroundAtom>) -> String {
+    /// The state as data and as text for the terminal, the text drawn
+    /// from the data.
+    fn frame(&self, state: &HashSet<GroundAtom>) -> (Scene, String) {
         match self {
-            Drawing::Hanoi(t) => t.draw(state),
-            Drawing::Sokoban(b) => b.draw(state),
-        }
-    }
-
-    fn scene(&self, state: &HashSet<GroundAtom>) -> Scene {
-        match self {
-            Drawing::Hanoi(t) => Scene::Towers(
-                t.stacks(state)
+            Drawing::Hanoi(t) => {
+                let stacks: Vec<Vec<String>> = t
+                    .stacks(state)
                     .into_iter()
                     .map(|s| s.into_iter().map(str::to_string).collect())
-                    .collect(),
-            ),
-            // `-`, XSB's other floor character, tells floor from outside.
-            Drawing::Sokoban(b) => Scene::Board(b.rows(state, '-')),
+                    .collect();
+                let picture = t.draw(&stacks);
+                (Scene::Towers(stacks), picture)
+            }
+            Drawing::Sokoban(b) => {
+                let rows = b.rows(state);
+                let picture = sokoban::Board::draw(&rows);
+                (Scene::Board(rows), picture)
+            }
         }
     }
 
@@ -193,11 +194,14 @@ pub fn film(domain: &Domain, problem: &Problem, plan: &Plan) -> Result<Film, Sho
         .states
         .iter()
         .enumerate()
-        .map(|(i, state)| Frame {
-            step: i,
-            action: i.checked_sub(1).and_then(|s| plan.steps.get(s)).map(format_step),
-            picture: drawing.draw(state),
-            scene: drawing.scene(state),
+        .map(|(i, state)| {
+            let (scene, picture) = drawing.frame(state);
+            Frame {
+                step: i,
+                action: i.checked_sub(1).and_then(|s| plan.steps.get(s)).map(format_step),
+                picture,
+                scene,
+            }
         })
         .collect();
     Ok(Film {

@@ -329,19 +329,19 @@ impl Board {
         (player, stones)
     }
 
-    /// The state in XSB characters, one line per row, trailing blanks cut.
-    pub fn draw(&self, state: &HashSet<GroundAtom>) -> String {
-        let rows: Vec<String> = self
-            .rows(state, ' ')
-            .into_iter()
-            .map(|r| r.trim_end().to_string())
+    /// Rows of [`Board::rows`] as the terminal shows them: floor blank,
+    /// trailing blanks cut, one line per row.
+    pub fn draw(rows: &[String]) -> String {
+        let lines: Vec<String> = rows
+            .iter()
+            .map(|r| r.replace('-', " ").trim_end().to_string())
             .collect();
-        rows.join("\n")
+        lines.join("\n")
     }
 
-    /// The state in XSB characters, every row `width` long, with `floor`
-    /// for empty floor (a blank outside the walls).
-    pub fn rows(&self, state: &HashSet<GroundAtom>, floor: char) -> Vec<String> {
+    /// The state in XSB characters, every row `width` long: `-` for empty
+    /// floor (XSB's other floor character), a blank outside the walls.
+    pub fn rows(&self, state: &HashSet<GroundAtom>) -> Vec<String> {
         let (player, stones) = self.positions(state);
         let mut rows = Vec::new();
         for y in 0..self.height {
@@ -354,7 +354,7 @@ impl Board {
                 } else if stones.contains(&c) {
                     if goal { '*' } else { '$' }
                 } else if self.floor.contains(&c) {
-                    if goal { '.' } else { floor }
+                    if goal { '.' } else { '-' }
                 } else if (-1..=1).any(|dy| (-1..=1).any(|dx| self.floor.contains(&(x + dx, y + dy)))) {
                     '#'
                 } else {
