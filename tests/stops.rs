@@ -80,6 +80,14 @@ fn many_blocks(dir: &Path, blocks: usize) -> PathBuf {
     path
 }
 
+/// `asp solve INSTANCE --stats-json stats.json`, with `limit` (e.g.
+/// `["--time-limit", "20s"]`) and a SIGINT after `sigint_after` if given.
+fn asp_solve(dir: &Path, instance: &Path, limit: &[&str], sigint_after: Option<Duration>) -> Ended {
+    let instance = instance.to_str().expect("a UTF-8 path");
+    let args = [&["asp", "solve", instance], limit, &["--stats-json", "stats.json"]].concat();
+    run(dir, &args, sigint_after)
+}
+
 fn read_stats(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("the statistics are JSON")
@@ -89,19 +97,7 @@ fn read_stats(path: &Path) -> serde_json::Value {
 fn asp_solve_reads_a_large_instance_in_linear_time_under_its_time_limit() {
     let dir = scratch("stops-large-instance");
     let instance = sokoban_with_steps(&dir, 100_000);
-    let run = run(
-        &dir,
-        &[
-            "asp",
-            "solve",
-            instance.to_str().unwrap(),
-            "--time-limit",
-            "20s",
-            "--stats-json",
-            "stats.json",
-        ],
-        None,
-    );
+    let run = asp_solve(&dir, &instance, &["--time-limit", "20s"], None);
     // Reading 10^5 facts took about 170 s when each fact's line and column
     // were counted from the start of the file; now a fraction of a second.
     assert!(
@@ -133,19 +129,7 @@ fn a_time_limit_ends_the_read_of_an_instance_with_its_statistics() {
     let dir = scratch("stops-asp-time-limit");
     // About 3.5 s to read on an idle machine.
     let instance = sokoban_with_steps(&dir, 900_000);
-    let run = run(
-        &dir,
-        &[
-            "asp",
-            "solve",
-            instance.to_str().unwrap(),
-            "--time-limit",
-            "0.3s",
-            "--stats-json",
-            "stats.json",
-        ],
-        None,
-    );
+    let run = asp_solve(&dir, &instance, &["--time-limit", "0.3s"], None);
     assert_eq!(run.code, Some(23), "{}", run.stderr);
     assert!(run.time < STOP_BOUND, "{:?} under a 0.3 s limit", run.time);
     let stats = read_stats(&dir.join("stats.json"));
@@ -165,11 +149,7 @@ fn a_time_limit_ends_the_read_of_an_instance_with_its_statistics() {
 fn sigint_during_the_read_of_an_instance_exits_130_with_its_statistics() {
     let dir = scratch("stops-asp-sigint");
     let instance = sokoban_with_steps(&dir, 900_000);
-    let run = run(
-        &dir,
-        &["asp", "solve", instance.to_str().unwrap(), "--stats-json", "stats.json"],
-        Some(Duration::from_millis(500)),
-    );
+    let run = asp_solve(&dir, &instance, &[], Some(Duration::from_millis(500)));
     assert_eq!(run.code, Some(130), "{}", run.stderr);
     assert!(run.time < STOP_BOUND, "{:?} after SIGINT", run.time);
     let stats = read_stats(&dir.join("stats.json"));
