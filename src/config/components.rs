@@ -13,7 +13,7 @@ use super::spec::{Arg, Expr, ExprKind, SpecError};
 use super::{Config, Evaluator};
 use crate::heuristic::cost_type::CostType;
 use crate::heuristic::{self, HeuristicKind};
-use crate::search::{self, LazyOptions, SearchKind, Strategy, SuccessorOrder};
+use crate::search::{self, Exploration, LazyOptions, SearchKind, Strategy, SuccessorOrder};
 
 /// Names bound by `let(name, value, body)`, innermost last.
 type Env = Vec<(String, Expr)>;
@@ -72,6 +72,7 @@ impl Shape {
         }
         if self.lazy {
             params.push(format!("order={}", SuccessorOrder::NAMES.join("|")));
+            params.push(format!("explore={}", Exploration::NAMES.join("|")));
         }
         if self.probe {
             params.push("probe=false".into());
@@ -515,6 +516,19 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
                 _ => SuccessorOrder::Natural,
             };
         } else {
+            params.push("explore");
+            if let Some(e) = call.get(None, &["explore"]) {
+                let text = call_of(e).map(|(n, _)| n).unwrap_or_default();
+                options.exploration = Exploration::parse(text).ok_or_else(|| {
+                    SpecError::new(
+                        e.at,
+                        format!(
+                            "unknown exploration `{e}` (explorations: {})",
+                            Exploration::NAMES.join(", ")
+                        ),
+                    )
+                })?;
+            }
             params.push("order");
             if let Some(o) = call.get(None, &["order"]) {
                 let text = call_of(o).map(|(n, _)| n.replace('_', "-")).unwrap_or_default();
@@ -564,6 +578,7 @@ pub fn search_name(search: Strategy) -> &'static str {
             o.weight.unwrap_or(2.0),
             Strategy::Lazy(LazyOptions {
                 order: SuccessorOrder::default(),
+                exploration: Exploration::None,
                 ..o
             }),
         ),
@@ -625,6 +640,11 @@ pub fn print(config: &Config) -> String {
         && o.order != SuccessorOrder::PreferredFirst
     {
         args.push(format!("order={}", o.order.name()));
+    }
+    if let Some(o) = lazy
+        && o.exploration != Exploration::None
+    {
+        args.push(format!("explore={}", o.exploration.name()));
     }
     if config.probe {
         args.push("probe=true".to_string());

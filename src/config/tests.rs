@@ -132,6 +132,11 @@ fn specs_mean_what_they_say() {
             "lazy([hff(), lmcount(cost=one, pref=false)])",
         ),
         ("lazy([landmark_sum(pref=true)])", "lazy([lmcount()])"),
+        (
+            "lazy([hff, lmcount], explore=types, order=natural)",
+            "lazy([hff(), lmcount()], order=natural, explore=types)",
+        ),
+        ("lazy-wastar([hff], explore=none)", "lazy-wastar([hff()], w=2)"),
     ];
     for (spec, canonical) in table {
         assert_eq!(parsed(spec).to_string(), *canonical, "{spec}");

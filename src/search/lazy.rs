@@ -42,6 +42,11 @@
 //! breaking ties (the `bfws` search), or in one more list, keyed by
 //! (novelty, value of the first heuristic), that takes its turn with the
 //! others (the `lazy-width` search).
+//!
+//! With [`Exploration::Types`], one more list takes its turn: a type-based
+//! one ([`super::type_based`]), which samples its entries across buckets of
+//! (first heuristic's value, g) instead of taking the lowest value, so that
+//! a search stuck on a plateau keeps expanding elsewhere too.
 
 use std::sync::atomic::AtomicBool;
 
@@ -50,6 +55,7 @@ use super::nodes::{NO_PARENT, Node, NodeStatus, RunLog, SearchSpace};
 use super::novelty::{self, Novelty, Partition};
 use super::open_list::OpenList;
 use super::successor::SuccessorGenerator;
+use super::type_based::TypeBasedList;
 use super::{Outcome, SearchConfig, Statistics};
 use crate::heuristic::Heuristic;
 use crate::rng::Rng;
@@ -104,11 +110,40 @@ pub enum NoveltyUse {
     OwnList,
 }
 
+/// Whether the lazy search explores off its greedy lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Exploration {
+    #[default]
+    None,
+    /// One more list, type-based ([`super::type_based`]): its entries are
+    /// bucketed by (value of the first heuristic, successor's g), and it
+    /// pops a random entry of a random bucket.
+    Types,
+}
+
+impl Exploration {
+    pub const NAMES: [&'static str; 2] = ["none", "types"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Exploration::None => Self::NAMES[0],
+            Exploration::Types => Self::NAMES[1],
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        [Exploration::None, Exploration::Types]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+}
+
 /// What distinguishes the lazy searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LazyOptions {
     pub novelty: NoveltyUse,
     pub order: SuccessorOrder,
+    pub exploration: Exploration,
     /// `Some(W)`: weighted A*, the lists keyed by g + W·h instead of h.
     pub weight: Option<f64>,
 }
@@ -139,8 +174,30 @@ impl<'a> Guide<'a> {
 /// An open-list entry: the successor of this state by this operator.
 type Entry = (StateId, OpId);
 
+/// Where a list keeps its entries: ordered by key, or in type buckets.
+enum Store {
+    Ordered(OpenList<Entry>),
+    Types(TypeBasedList<Entry>),
+}
+
+impl Store {
+    fn is_empty(&self) -> bool {
+        match self {
+            Store::Ordered(open) => open.is_empty(),
+            Store::Types(open) => open.is_empty(),
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        match self {
+            Store::Ordered(open) => open.memory_bytes(),
+            Store::Types(open) => open.memory_bytes(),
+        }
+    }
+}
+
 struct List {
-    open: OpenList<Entry>,
+    open: Store,
     /// The guide whose value is the key (the second key after novelty).
     guide: usize,
     /// Keyed by novelty first.
@@ -197,7 +254,7 @@ pub(super) fn run(
         for preferred_only in [false, true] {
             if !preferred_only || (guide.preferred_operators && config.preferred_operators) {
                 lists.push(List {
-                    open: OpenList::new(false),
+                    open: Store::Ordered(OpenList::new(false)),
                     guide: i,
                     novelty_first: options.novelty == NoveltyUse::FirstKey,
                     preferred_only,
@@ -208,9 +265,18 @@ pub(super) fn run(
     }
     if options.novelty == NoveltyUse::OwnList {
         lists.push(List {
-            open: OpenList::new(false),
+            open: Store::Ordered(OpenList::new(false)),
             guide: 0,
             novelty_first: true,
+            preferred_only: false,
+            priority: 0,
+        });
+    }
+    if options.exploration == Exploration::Types {
+        lists.push(List {
+            open: Store::Types(TypeBasedList::new()),
+            guide: 0,
+            novelty_first: false,
             preferred_only: false,
             priority: 0,
         });
@@ -460,12 +526,17 @@ impl Lazy<'_, '_, '_> {
                         None => h,
                         Some(w) => g.saturating_add(weighted(w, h)),
                     };
-                    let (primary, secondary) = if list.novelty_first {
-                        (novelty, value)
-                    } else {
-                        (value, 0)
-                    };
-                    list.open.push(primary, secondary, (id, op));
+                    match &mut list.open {
+                        Store::Ordered(open) => {
+                            let (primary, secondary) = if list.novelty_first {
+                                (novelty, value)
+                            } else {
+                                (value, 0)
+                            };
+                            open.push(primary, secondary, (id, op));
+                        }
+                        Store::Types(open) => open.push((h, child_g), (id, op)),
+                    }
                 }
             }
         }
@@ -484,7 +555,10 @@ impl Lazy<'_, '_, '_> {
             .filter(|l| !l.open.is_empty())
             .min_by_key(|l| l.priority)?;
         list.priority += 1;
-        list.open.pop().map(|(_, _, entry)| entry)
+        match &mut list.open {
+            Store::Ordered(open) => open.pop().map(|(_, _, entry)| entry),
+            Store::Types(open) => open.pop(&mut self.rng),
+        }
     }
 
     fn memory_estimate(&self) -> u64 {

@@ -15,7 +15,8 @@ use crate::task::state::StateBits;
 use crate::task::testing::{random_task, state};
 
 /// Every lazy variant: with and without novelty, in every successor order;
-/// greedy, and weighted A* with weights 1 and 3.
+/// greedy, and weighted A* with weights 1 and 3; greedy and weighted A*
+/// with type-based exploration.
 fn lazy_variants() -> Vec<LazyOptions> {
     let orders = [
         SuccessorOrder::PreferredFirst,
@@ -29,6 +30,7 @@ fn lazy_variants() -> Vec<LazyOptions> {
                 novelty,
                 order,
                 weight: None,
+                ..LazyOptions::default()
             })
         })
         .collect();
@@ -40,6 +42,13 @@ fn lazy_variants() -> Vec<LazyOptions> {
                 ..LazyOptions::default()
             });
         }
+    }
+    for weight in [None, Some(2.0)] {
+        variants.push(LazyOptions {
+            exploration: Exploration::Types,
+            weight,
+            ..LazyOptions::default()
+        });
     }
     variants
 }

@@ -21,6 +21,7 @@ mod progress;
 mod successor;
 #[cfg(test)]
 mod tests;
+mod type_based;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -28,7 +29,7 @@ use std::time::Duration;
 use crate::heuristic::{Heuristic, HeuristicKind, lmcut, relax};
 use crate::task::{OpId, Task};
 
-pub use lazy::{Guide, LazyOptions, NoveltyUse, SuccessorOrder};
+pub use lazy::{Exploration, Guide, LazyOptions, NoveltyUse, SuccessorOrder};
 pub use successor::{SuccessorGenerator, is_applicable};
 
 /// How the engine orders its open list: the one thing in which its

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Runs corvus configurations (specs) one by one over a suite, for choosing a portfolio's
+components and time slices, and simulates sequential portfolios on the results.
+
+    python3 bench/components.py run --suite ../shared/ipc --spread 8 --time-limit 30 \\
+        --spec lama-first='lazy([hff(cost=one), lmcount(cost=one)])' --spec gbfs='gbfs(hff())' \\
+        --out /tmp/train.jsonl [--corvus target/release/corvus] [--processes 1]
+    python3 bench/components.py simulate /tmp/train.jsonl --portfolio lama-first:0.5,gbfs:1 --time-limit 30
+    python3 bench/components.py table /tmp/train.jsonl
+
+`run` appends one JSON line per (task, configuration) to --out, and skips pairs already there, so an
+interrupted run resumes. Each line: domain, problem, name, spec, exit code, wall-clock seconds,
+plan cost, expansions. `simulate` replays a portfolio on those lines: an entry given the share s of
+the time left solves a task when its own run solved it within that time (the runs are
+deterministic, so a run cut at t seconds is the full run's prefix); `--time-limit` must not
+exceed the runs' own. `--only-hard lf:2` runs the other configurations only where the portfolio's
+first entry `lf` failed or needed over 2 s (a task it solves sooner never reaches them). `table` prints coverage per domain and configuration.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def natural_key(name):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
+def spread(items, n):
+    """n items spread over the list, the first and the last included."""
+    if n >= len(items):
+        return items
+    if n == 1:
+        return items[:1]
+    return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+def tasks(suite, domains, n):
+    for folder in sorted(Path(suite).iterdir()):
+        if not folder.is_dir() or (domains and folder.name not in domains):
+            continue
+        domain = folder / "domain.pddl"
+        if not domain.exists():
+            continue
+        problems = sorted(
+            (p.name for p in folder.glob("*.pddl") if not p.name.startswith("domain")), key=natural_key
+        )
+        for p in spread(problems, n):
+            yield folder.name, domain, folder / p
+
+
+def run_one(corvus, domain_name, domain, problem, name, spec, time_limit, memory_limit):
+    with tempfile.TemporaryDirectory() as tmp:
+        stats = Path(tmp) / "stats.json"
+        cmd = [corvus, "solve", str(domain), str(problem), str(Path(tmp) / "plan"), "-q",
+               "--time-limit", f"{time_limit}s", "--memory-limit", f"{memory_limit}M", "--stats-json", str(stats)]
+        cmd += ["--alias", spec[len("alias:"):]] if spec.startswith("alias:") else ["--search", spec]
+        start = time.monotonic()
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              timeout=time_limit * 3 + 30)
+        wall = time.monotonic() - start
+        data = json.loads(stats.read_text()) if stats.exists() else {}
+    return {
+        "domain": domain_name, "problem": problem.name, "name": name, "spec": spec,
+        "exit": proc.returncode, "wall": round(wall, 4), "cost": data.get("plan_cost"),
+        "expanded": data.get("expanded"), "error": proc.stderr[-300:] if proc.returncode not in (0, 11, 12, 22, 23) else "",
+    }
+
+
+def cmd_run(args):
+    specs = [s.split("=", 1) for s in args.spec]
+    done = set()
+    out = Path(args.out)
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            done.add((r["domain"], r["problem"], r["name"]))
+    domains = set(args.domains.split(",")) if args.domains else None
+    hard = None
+    if args.only_hard:
+        # Only the tasks where NAME failed or needed more than SECONDS.
+        base, seconds = args.only_hard.rsplit(":", 1)
+        runs = load(out)
+        hard = {(d, p) for (d, p, n), r in runs.items()
+                if n == base and (r["exit"] != 0 or r["wall"] > float(seconds))}
+    jobs = [(d, dom, p, name, spec) for (d, dom, p) in tasks(args.suite, domains, args.spread)
+            for name, spec in specs if (d, p.name, name) not in done and (hard is None or (d, p.name) in hard)]
+    print(f"{len(jobs)} runs", file=sys.stderr)
+    with out.open("a") as f, concurrent.futures.ThreadPoolExecutor(args.processes) as pool:
+        futures = [pool.submit(run_one, args.corvus, d, dom, p, name, spec, args.time_limit, args.memory_limit)
+                   for (d, dom, p, name, spec) in jobs]
+        for fut in concurrent.futures.as_completed(futures):
+            r = fut.result()
+            f.write(json.dumps(r) + "\n")
+            f.flush()
+            mark = "ok" if r["exit"] == 0 else f"exit {r['exit']}"
+            print(f"{r['domain']}/{r['problem']} {r['name']}: {mark} {r['wall']:.2f}s", file=sys.stderr)
+
+
+def load(path):
+    runs = {}
+    for line in Path(path).read_text().splitlines():
+        r = json.loads(line)
+        runs[(r["domain"], r["problem"], r["name"])] = r
+    return runs
+
+
+def solved_time(r):
+    return r["wall"] if r and r["exit"] == 0 else None
+
+
+def simulate(runs, portfolio, limit):
+    """Per task: (time to the first plan, its cost, the entry that found it) or None."""
+    result = {}
+    for key in sorted({(d, p) for (d, p, _) in runs}):
+        elapsed, found = 0.0, None
+        for i, (name, share) in enumerate(portfolio):
+            left = limit - elapsed
+            if left <= 0:
+                break
+            slice_ = left if i + 1 == len(portfolio) else left * share
+            r = runs.get((*key, name))
+            t = solved_time(r)
+            if t is not None and t <= slice_:
+                found = (elapsed + t, r["cost"], name)
+                break
+            # A failed entry uses its whole slice, unless it stopped early (a proof, an error).
+            elapsed += slice_ if r is None or r["exit"] in (0, 23) else min(slice_, r["wall"])
+        result[key] = found
+    return result
+
+
+def agile(t, limit=300.0):
+    import math
+    if t is None:
+        return 0.0
+    return 1.0 if t <= 1 else max(0.0, 1 - math.log(t) / math.log(limit))
+
+
+def cmd_simulate(args):
+    runs = load(args.results)
+    portfolio = [(e.rsplit(":", 1)[0], float(e.rsplit(":", 1)[1])) for e in args.portfolio.split(",")]
+    result = simulate(runs, portfolio, args.time_limit)
+    per_domain = {}
+    for (d, _), found in result.items():
+        c = per_domain.setdefault(d, [0, 0, 0.0])
+        c[0] += found is not None
+        c[1] += 1
+        c[2] += agile(found[0] if found else None)
+    for d, (s, n, a) in per_domain.items():
+        print(f"{d:40} {s}/{n}  agile {a:.2f}")
+    total = sum(s for s, _, _ in per_domain.values())
+    print(f"{'total':40} {total}/{len(result)}  agile {sum(a for *_, a in per_domain.values()):.2f}")
+
+
+def cmd_table(args):
+    runs = load(args.results)
+    names = sorted({n for (_, _, n) in runs})
+    domains = sorted({d for (d, _, _) in runs})
+    print("| domain | " + " | ".join(names) + " |")
+    print("| --- |" + " --- |" * len(names))
+    totals = [0] * len(names)
+    for d in domains:
+        row = []
+        for i, n in enumerate(names):
+            rs = [r for (dd, _, nn), r in runs.items() if dd == d and nn == n]
+            s = sum(r["exit"] == 0 for r in rs)
+            totals[i] += s
+            row.append(f"{s}/{len(rs)}")
+        print(f"| {d} | " + " | ".join(row) + " |")
+    print("| total | " + " | ".join(str(t) for t in totals) + " |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run")
+    run.add_argument("--suite", default=os.environ.get("CORVUS_SHARED", str(HERE.parent.parent / "shared")) + "/ipc")
+    run.add_argument("--domains")
+    run.add_argument("--spread", type=int, default=5)
+    run.add_argument("--time-limit", type=float, default=30)
+    run.add_argument("--memory-limit", type=int, default=3000)
+    run.add_argument("--spec", action="append", required=True, help="NAME=SPEC, or NAME=alias:ALIAS")
+    run.add_argument("--corvus", default=str(HERE.parent / "target/release/corvus"))
+    run.add_argument("--processes", type=int, default=1)
+    run.add_argument("--out", required=True)
+    run.add_argument("--only-hard", metavar="NAME:SECONDS",
+                     help="run only the tasks where configuration NAME (already in --out) failed or took longer")
+    sim = sub.add_parser("simulate")
+    sim.add_argument("results")
+    sim.add_argument("--portfolio", required=True, help="NAME:SHARE,NAME:SHARE,...")
+    sim.add_argument("--time-limit", type=float, required=True)
+    table = sub.add_parser("table")
+    table.add_argument("results")
+    args = parser.parse_args()
+    {"run": cmd_run, "simulate": cmd_simulate, "table": cmd_table}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
