@@ -14,7 +14,11 @@ plan cost, expansions. `simulate` replays a portfolio on those lines: an entry g
 the time left solves a task when its own run solved it within that time (the runs are
 deterministic, so a run cut at t seconds is the full run's prefix); `--time-limit` must not
 exceed the runs' own. `--only-hard lf:2` runs the other configurations only where the portfolio's
-first entry `lf` failed or needed over 2 s (a task it solves sooner never reaches them). `table` prints coverage per domain and configuration.
+first entry `lf` failed or needed over 2 s (a task it solves sooner never reaches them). `table` prints coverage, agile score and quality score per domain and configuration.
+A spec `fd:ALIAS` runs Fast Downward's driver with that alias (from bench/.venv, which
+`experiment.py` sets up). Every plan file a run writes (`plan`, or `plan.1`, `plan.2`, ... of an
+anytime run) is checked with `corvus validate`; the first plan's time is its file's modification
+time.
 """
 
 import argparse
@@ -52,27 +56,62 @@ def tasks(suite, domains, n):
         if not domain.exists():
             continue
         problems = sorted(
-            (p.name for p in folder.glob("*.pddl") if not p.name.startswith("domain")), key=natural_key
+            (p.name for p in folder.glob("*.pddl") if "domain" not in p.name), key=natural_key
         )
         for p in spread(problems, n):
             yield folder.name, domain, folder / p
 
 
+def fd_driver():
+    """Fast Downward's driver from up-fast-downward in bench/.venv (`experiment.py` installs it)."""
+    found = sorted(HERE.glob(".venv/lib/python3*/site-packages/up_fast_downward/downward/fast-downward.py"))
+    if not found:
+        sys.exit("Fast Downward not found: run `python3 bench/experiment.py --smoke --out /tmp/smoke` once")
+    return [str(HERE / ".venv/bin/python"), str(found[-1])]
+
+
+def plan_files(folder):
+    """The plan files a run wrote, in the order written: `plan`, or `plan.1`, `plan.2`, ..."""
+    files = [f for f in Path(folder).iterdir() if f.name == "plan" or f.name.startswith("plan.")]
+    return sorted(files, key=lambda f: f.stat().st_mtime)
+
+
 def run_one(corvus, domain_name, domain, problem, name, spec, time_limit, memory_limit):
+    """One run; every plan it wrote is validated by `corvus validate`. `first` is the time to the
+    first plan (its file's modification time), `cost` the cheapest valid plan's cost."""
     with tempfile.TemporaryDirectory() as tmp:
         stats = Path(tmp) / "stats.json"
-        cmd = [corvus, "solve", str(domain), str(problem), str(Path(tmp) / "plan"), "-q",
-               "--time-limit", f"{time_limit}s", "--memory-limit", f"{memory_limit}M", "--stats-json", str(stats)]
-        cmd += ["--alias", spec[len("alias:"):]] if spec.startswith("alias:") else ["--search", spec]
-        start = time.monotonic()
-        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        plan = Path(tmp) / "plan"
+        if spec.startswith("fd:"):
+            cmd = fd_driver() + ["--overall-time-limit", f"{int(time_limit)}s",
+                                 "--overall-memory-limit", f"{memory_limit}M", "--plan-file", str(plan),
+                                 "--alias", spec[len("fd:"):], str(domain), str(problem)]
+        else:
+            cmd = [corvus, "solve", str(domain), str(problem), str(plan), "-q",
+                   "--time-limit", f"{time_limit}s", "--memory-limit", f"{memory_limit}M", "--stats-json", str(stats)]
+            cmd += ["--alias", spec[len("alias:"):]] if spec.startswith("alias:") else ["--search", spec]
+        start = time.time()
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp,
                               timeout=time_limit * 3 + 30)
-        wall = time.monotonic() - start
+        wall = time.time() - start
         data = json.loads(stats.read_text()) if stats.exists() else {}
+        first, costs, invalid = None, [], 0
+        for f in plan_files(tmp):
+            check = subprocess.run([corvus, "validate", str(domain), str(problem), str(f)],
+                                   capture_output=True, text=True)
+            cost = re.search(r"cost (\d+)", check.stdout + check.stderr)
+            if check.returncode != 0 or not cost:
+                invalid += 1
+                continue
+            costs.append(int(cost.group(1)))
+            if first is None:
+                first = f.stat().st_mtime - start
     return {
         "domain": domain_name, "problem": problem.name, "name": name, "spec": spec,
-        "exit": proc.returncode, "wall": round(wall, 4), "cost": data.get("plan_cost"),
-        "expanded": data.get("expanded"), "error": proc.stderr[-300:] if proc.returncode not in (0, 11, 12, 22, 23) else "",
+        "exit": proc.returncode, "wall": round(wall, 4), "solved": bool(costs),
+        "first": round(first, 4) if first is not None else None, "cost": min(costs) if costs else None,
+        "plans": len(costs), "invalid": invalid, "expanded": data.get("expanded"),
+        "error": proc.stderr[-300:] if not costs and proc.returncode not in (0, 11, 12, 22, 23) else "",
     }
 
 
@@ -115,7 +154,10 @@ def load(path):
 
 
 def solved_time(r):
-    return r["wall"] if r and r["exit"] == 0 else None
+    """Time to the first plan, None if the run found none."""
+    if not r or not r.get("solved", r["exit"] == 0):
+        return None
+    return r.get("first") or r["wall"]
 
 
 def simulate(runs, portfolio, limit):
@@ -163,21 +205,40 @@ def cmd_simulate(args):
 
 
 def cmd_table(args):
+    """Per domain and configuration: coverage, agile score (time to the first plan) and quality
+    score (the cheapest cost any configuration of the file found / the configuration's cheapest)."""
     runs = load(args.results)
-    names = sorted({n for (_, _, n) in runs})
-    domains = sorted({d for (d, _, _) in runs})
+    names = args.names.split(",") if args.names else sorted({n for (_, _, n) in runs})
+    domains = sorted({d for (d, _, _) in runs if not args.domains or d in args.domains.split(",")})
+    best = {}
+    for (d, p, n), r in runs.items():
+        if r.get("solved", r["exit"] == 0) and r["cost"] is not None:
+            best[(d, p)] = min(best.get((d, p), r["cost"]), r["cost"])
     print("| domain | " + " | ".join(names) + " |")
     print("| --- |" + " --- |" * len(names))
-    totals = [0] * len(names)
+    totals = [[0, 0, 0.0, 0.0] for _ in names]
     for d in domains:
         row = []
+        problems = sorted({p for (dd, p, n) in runs if dd == d and n in names})
         for i, n in enumerate(names):
-            rs = [r for (dd, _, nn), r in runs.items() if dd == d and nn == n]
-            s = sum(r["exit"] == 0 for r in rs)
-            totals[i] += s
-            row.append(f"{s}/{len(rs)}")
+            covered, agile_sum, quality = 0, 0.0, 0.0
+            for p in problems:
+                r = runs.get((d, p, n))
+                t = solved_time(r)
+                if t is None:
+                    continue
+                covered += 1
+                agile_sum += agile(t)
+                if r["cost"] is not None and r["cost"] > 0:
+                    quality += best[(d, p)] / r["cost"]
+                else:
+                    quality += 1.0
+            for j, v in enumerate([covered, len(problems), agile_sum, quality]):
+                totals[i][j] += v
+            row.append(f"{covered}/{len(problems)} {agile_sum:.1f} {quality:.1f}")
         print(f"| {d} | " + " | ".join(row) + " |")
-    print("| total | " + " | ".join(str(t) for t in totals) + " |")
+    print("| total | " + " | ".join(f"{c}/{n} {a:.1f} {q:.1f}" for c, n, a, q in totals) + " |")
+    print("\nEach cell: coverage, agile score, quality score.")
 
 
 def main():
@@ -201,6 +262,8 @@ def main():
     sim.add_argument("--time-limit", type=float, required=True)
     table = sub.add_parser("table")
     table.add_argument("results")
+    table.add_argument("--names", help="configurations to show, in order (default: all)")
+    table.add_argument("--domains", help="domains to show (default: all)")
     args = parser.parse_args()
     {"run": cmd_run, "simulate": cmd_simulate, "table": cmd_table}[args.command](args)
 

@@ -37,6 +37,11 @@ pub enum Bound {
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub config: Config,
+    /// A sequential portfolio to run instead of `config` (whose first entry
+    /// it then is): each entry gets its share of the time left when it
+    /// starts, the last one all of it, and the first plan ends the run (or,
+    /// with `anytime`, starts improving on it). Empty: `config` alone.
+    pub portfolio: Vec<(Config, f64)>,
     pub bound: Option<Bound>,
     /// Treat every action as cost 1.
     pub unit_cost: bool,
@@ -51,6 +56,30 @@ pub struct Options {
     /// Keep every plan as the search found it: no action elimination (see
     /// [`eliminate`]).
     pub no_action_elimination: bool,
+}
+
+impl Options {
+    /// What `solve` runs: the portfolio, or `config` alone.
+    pub fn configurations(&self) -> Vec<(Config, f64)> {
+        match self.portfolio.is_empty() {
+            true => vec![(self.config.clone(), 1.0)],
+            false => self.portfolio.clone(),
+        }
+    }
+
+    /// What `solve` runs, in corvus's spelling: the spec, or the
+    /// portfolio's entries with their shares (`SPEC @ SHARE; ...`).
+    pub fn describe(&self) -> String {
+        match self.portfolio.is_empty() {
+            true => self.config.to_string(),
+            false => self
+                .portfolio
+                .iter()
+                .map(|(c, share)| format!("{c} @ {share}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
 }
 
 /// How a run ended: its exit code and log text are below, its name in the
@@ -191,7 +220,7 @@ pub fn solve_loaded_with(
     match loaded {
         Ok(loaded) => {
             let (d, p) = loaded?;
-            run(&d, &p, options, &[(options.config.clone(), 1.0)], on_plan)
+            run(&d, &p, options, &options.configurations(), on_plan)
         }
         Err(stopped) => Ok(stopped_report(stopped, GroundStats::default(), start, options)),
     }
@@ -432,7 +461,15 @@ fn search_phase(
             });
         }
         let name = config.to_string();
-        run.log(format!("search: {name}"));
+        match (portfolio.len(), limits.time) {
+            (1, _) => run.log(format!("search: {name}")),
+            (n, Some(t)) => run.log(format!(
+                "search: {name} (portfolio entry {} of {n}, {:.1}s)",
+                i + 1,
+                t.as_secs_f64()
+            )),
+            (n, None) => run.log(format!("search: {name} (portfolio entry {} of {n})", i + 1)),
+        }
         let (outcome, stats) = match limits::catch(|| run_config(task, config, searched.bound, limits, options)) {
             Ok(r) => r,
             Err(stopped) => return Ok(stopped_report(stopped, run.ground.clone(), run.start, options)),

@@ -246,7 +246,7 @@ def solve(
     """Solves the task in a domain and a problem file.
 
     Without ``alias`` or ``search`` it runs ``corvus solve``'s default
-    (``lama-first``). ``alias`` cannot be combined with ``search`` or
+    (the ``seq-sat-corvus`` portfolio, whose first entry is ``lama-first``). ``alias`` cannot be combined with ``search`` or
     ``heuristic``. ``search`` is a spec (``"astar(lmcut())"``) or a
     search's name; with a name, ``heuristic`` names its heuristics and
     ``weight`` (at least 0) is weighted A*'s. A bad spec raises

@@ -1,6 +1,6 @@
 """corvus as a Unified Planning engine.
 
-``corvus`` (satisficing, ``lama-first`` by default, any alias or search and
+``corvus`` (satisficing, the ``seq-sat-corvus`` portfolio by default, any alias or search and
 heuristic through ``params``), ``corvus-opt`` (``seq-opt-lmcut``, optimal
 plans) and ``corvus-anytime`` (an anytime planner: ``lama`` by default, each
 cheaper plan as it is found). They write the problem with UP's
@@ -130,7 +130,7 @@ class _CorvusEngine(Engine):
         self._config = dict(alias=alias, search=search, heuristic=heuristic, memory_limit=memory_limit)
 
     #: The engine's line in UP's credits banner.
-    _CREDITS: Credits = _credits("corvus", "a first plan fast (lama-first)")
+    _CREDITS: Credits = _credits("corvus", "a first plan fast (the seq-sat-corvus portfolio, lama-first first)")
 
     @classmethod
     def get_credits(cls, **kwargs) -> Optional[Credits]:
@@ -149,7 +149,7 @@ class CorvusPlanner(_CorvusEngine, OneshotPlannerMixin):
     """The satisficing engine. ``params``: ``alias`` or ``search`` and
     ``heuristic`` (as ``corvus.solve``), ``memory_limit``."""
 
-    DEFAULT_ALIAS: Optional[str] = "lama-first"
+    DEFAULT_ALIAS: Optional[str] = "seq-sat-corvus"
 
     @property
     def name(self) -> str:

@@ -61,13 +61,14 @@ fn options(
     if named_search && !(weight.is_finite() && weight >= 0.0) {
         return Err(format!("weight must be a finite number, at least 0, not {weight}"));
     }
-    let (mut config, anytime) = corvus::aliases::choose(alias, search, &heuristics, named_search.then_some(weight))?;
+    let mut choice = corvus::aliases::choose(alias, search, &heuristics, named_search.then_some(weight))?;
     if alias.is_none() && !preferred_operators {
-        config = config.without_preferred_operators();
+        choice = choice.map(|c| c.without_preferred_operators());
     }
     Ok(Options {
-        config,
-        anytime,
+        config: choice.config,
+        portfolio: choice.portfolio,
+        anytime: choice.anytime,
         limits: Limits {
             time: time_limit.map(Limits::parse_time_limit).transpose()?,
             memory_bytes: memory_limit.map(Limits::parse_memory_limit).transpose()?,
@@ -351,7 +352,7 @@ fn aliases() -> Vec<(&'static str, String)> {
 #[pyo3(signature = (alias=None, search=None, heuristic=None, weight=2.0))]
 fn spec(alias: Option<&str>, search: Option<&str>, heuristic: Option<&str>, weight: f64) -> PyResult<String> {
     let options = options(alias, search, heuristic, weight, true, None, None, false).map_err(PyValueError::new_err)?;
-    Ok(options.config.to_string())
+    Ok(options.describe())
 }
 
 /// The registered search algorithms and heuristics by name.

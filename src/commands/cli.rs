@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::aliases::Alias;
+use crate::aliases::{Alias, Choice};
 use crate::commands::{self, AspCommand, ShowArgs, SokobanCommand};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::cost_type::CostType;
@@ -285,12 +285,11 @@ impl SolveArgs {
     /// The configuration these arguments ask for ([`crate::aliases::choose`]),
     /// with the options that apply to any configuration on top
     /// (--cost-type, --no-preferred, --perimeter, --successor-order).
-    fn config(&self) -> Result<(Config, bool), String> {
+    fn config(&self) -> Result<Choice, String> {
         let named: Vec<&str> = self.heuristic.iter().map(|k| k.name).collect();
-        let (config, anytime) =
-            crate::aliases::choose(self.alias.map(|a| a.name), self.search.as_deref(), &named, self.weight)
-                .map_err(|e| format!("{e}\n(corvus solve --help lists the searches and heuristics)"))?;
-        Ok((self.modified(config), anytime))
+        let choice = crate::aliases::choose(self.alias.map(|a| a.name), self.search.as_deref(), &named, self.weight)
+            .map_err(|e| format!("{e}\n(corvus solve --help lists the searches and heuristics)"))?;
+        Ok(choice.map(|c| self.modified(c)))
     }
 
     /// The configuration with the options that apply to any.
@@ -317,9 +316,10 @@ impl SolveArgs {
             (None, Some(n)) => Some(Bound::Steps(n)),
             (None, None) => None,
         };
-        let (config, anytime) = self.config()?;
+        let choice = self.config()?;
         Ok(Options {
-            config,
+            config: choice.config,
+            portfolio: choice.portfolio,
             bound,
             unit_cost: self.unit_cost,
             limits: Limits {
@@ -329,7 +329,7 @@ impl SolveArgs {
             },
             pack_states: self.pack_states,
             verbose: !self.quiet,
-            anytime: self.anytime || anytime,
+            anytime: self.anytime || choice.anytime,
             no_action_elimination: self.no_action_elimination,
         })
     }

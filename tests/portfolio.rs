@@ -1,0 +1,114 @@
+//! Sequential portfolios (`Options::portfolio`, the `seq-sat-corvus` alias):
+//! an entry that finds no plan within its share of the time hands over to
+//! the next, the first plan ends the run, and every plan is validated.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use corvus::config::Config;
+use corvus::plan;
+use corvus::planner::{self, Options, Status};
+use corvus::search::Limits;
+
+/// A gripper task with `n` balls in a fresh directory: far beyond blind
+/// search (2^n arrangements and more), trivial for a greedy search on h_FF.
+fn gripper(n: usize, name: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("corvus-portfolio-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let domain = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc/gripper/domain.pddl");
+    let balls: Vec<String> = (1..=n).map(|i| format!("ball{i}")).collect();
+    let problem = format!(
+        "(define (problem gripper-{n}) (:domain gripper-strips)
+           (:objects rooma roomb left right {objects})
+           (:init (room rooma) (room roomb) (gripper left) (gripper right) (free left) (free right)
+                  (at-robby rooma) {init})
+           (:goal (and {goal})))",
+        objects = balls.join(" "),
+        init = balls
+            .iter()
+            .map(|b| format!("(ball {b}) (at {b} rooma)"))
+            .collect::<String>(),
+        goal = balls.iter().map(|b| format!("(at {b} roomb)")).collect::<String>(),
+    );
+    let path = dir.join("problem.pddl");
+    std::fs::write(&path, problem).expect("problem written");
+    (domain, path)
+}
+
+fn portfolio(entries: &[(&str, f64)], time: Duration) -> Options {
+    let portfolio: Vec<(Config, f64)> = entries
+        .iter()
+        .map(|&(spec, share)| (Config::parse(spec).expect("spec parses"), share))
+        .collect();
+    Options {
+        config: portfolio[0].0.clone(),
+        portfolio,
+        limits: Limits {
+            time: Some(time),
+            ..Limits::default()
+        },
+        ..Options::default()
+    }
+}
+
+fn validated_cost(domain: &Path, problem: &Path, report: &planner::Report) -> u64 {
+    let found = report.plan.as_ref().expect("a plan");
+    let (d, p) = corvus::pddl::load(domain, problem).expect("loads");
+    plan::validate(&d, &p, &found.plan).expect("the plan is valid").cost
+}
+
+#[test]
+fn an_entry_without_a_plan_hands_over_on_time() {
+    let (domain, problem) = gripper(30, "handover");
+    let limit = Duration::from_secs(4);
+    // Blind A* gets a quarter of the time and cannot finish; h_FF then
+    // solves the task at once.
+    let options = portfolio(&[("astar(blind())", 0.25), ("lazy([hff()])", 1.0)], limit);
+    let start = Instant::now();
+    let report = planner::solve_files(&domain, &problem, &options).expect("runs");
+    let elapsed = start.elapsed();
+    assert_eq!(report.status, Status::Solved);
+    assert_eq!(report.config, "lazy([hff()])", "the second entry found the plan");
+    assert!(validated_cost(&domain, &problem, &report) > 0);
+    // The first entry used its share, not more: the run ends well within
+    // the overall limit (the second entry needs milliseconds).
+    assert!(
+        elapsed >= limit.mul_f64(0.25),
+        "{elapsed:?}: the first entry stopped early"
+    );
+    assert!(elapsed < limit, "{elapsed:?}: the first entry overran its share");
+}
+
+#[test]
+fn the_first_plan_ends_the_run() {
+    let (domain, problem) = gripper(12, "first");
+    let options = portfolio(
+        &[("lazy([hff()])", 0.5), ("astar(blind())", 1.0)],
+        Duration::from_secs(60),
+    );
+    let report = planner::solve_files(&domain, &problem, &options).expect("runs");
+    assert_eq!(report.status, Status::Solved);
+    assert_eq!(report.config, "lazy([hff()])");
+    assert!(validated_cost(&domain, &problem, &report) > 0);
+}
+
+#[test]
+fn a_proof_ends_the_run() {
+    // An unsolvable task: the first entry's exhausted search is a proof,
+    // so the later ones do not run.
+    let (domain, problem) = gripper(3, "proof");
+    let text = std::fs::read_to_string(&problem).expect("read");
+    std::fs::write(
+        &problem,
+        text.replace("(:goal (and", "(:goal (and (at-robby roomb) (at-robby rooma)"),
+    )
+    .expect("write");
+    let options = portfolio(
+        &[("lazy([hff()])", 0.5), ("astar(blind())", 1.0)],
+        Duration::from_secs(60),
+    );
+    let report = planner::solve_files(&domain, &problem, &options).expect("runs");
+    assert_eq!(report.status, Status::Unsolvable);
+    assert_eq!(report.config, "lazy([hff()])", "the first entry decided");
+}
