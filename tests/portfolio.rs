@@ -5,6 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+#[path = "asp_common.rs"]
+mod common;
+
 use corvus::config::Config;
 use corvus::plan;
 use corvus::planner::{self, Options, Status};
@@ -111,4 +114,39 @@ fn a_proof_ends_the_run() {
     let report = planner::solve_files(&domain, &problem, &options).expect("runs");
     assert_eq!(report.status, Status::Unsolvable);
     assert_eq!(report.config, "lazy([hff()])", "the first entry decided");
+}
+
+#[test]
+fn the_command_line_runs_the_default_portfolio_and_names_its_entries() {
+    // The IPC form without a configuration: the portfolio, whose first
+    // entry (lama-first) solves the task within its 30 % of 10 s.
+    let (domain, problem) = gripper(8, "cli");
+    let plan = problem.with_file_name("plan");
+    let (d, p, f) = (
+        domain.to_str().unwrap(),
+        problem.to_str().unwrap(),
+        plan.to_str().unwrap(),
+    );
+    let out = common::corvus(&[d, p, f, "--time-limit", "10s"]);
+    let log = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    let entry = "search: lazy([hff(cost=one), lmcount(cost=one)]) (portfolio entry 1 of 2, ";
+    let share: f64 = log
+        .split(entry)
+        .nth(1)
+        .and_then(|rest| rest.split("s)").next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no first entry in the log: {log}"));
+    // 30 % of the time left after parsing and grounding.
+    assert!(share > 2.5 && share <= 3.0, "{share}: {log}");
+    assert!(!log.contains("portfolio entry 2 of 2"), "{log}");
+    let check = common::corvus(&["validate", d, p, f]);
+    assert_eq!(check.status.code(), Some(0), "{}", common::stderr(&check));
+    // An alias of one configuration runs it alone.
+    let out = common::corvus(&[d, p, f, "--alias", "lama-first"]);
+    let log = common::stderr(&out);
+    assert!(
+        log.contains("search: lazy([hff(cost=one), lmcount(cost=one)])\n"),
+        "{log}"
+    );
 }

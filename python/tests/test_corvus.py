@@ -106,6 +106,8 @@ def test_a_search_spec_runs_and_a_bad_one_says_where_it_is_wrong():
     assert fd.plan.cost == 10 and fd.stats["config"] == "astar(lmcut())"
     assert corvus.spec(search="let(h, ff(), lazy_greedy([h], preferred=[h]))") == "lazy([hff()], order=natural)"
     assert corvus.spec(alias="seq-opt-lmcut") == "astar(lmcut())"
+    # The default is the portfolio, entry by entry with its share.
+    assert corvus.spec() == "lazy([hff(cost=one), lmcount(cost=one)]) @ 0.3; bfws([hff(cost=one)]) @ 1"
     assert corvus.spec(search="lazy", heuristic="hff,lmcount") == "lazy([hff(), lmcount()])"
     with pytest.raises(ValueError) as error:
         corvus.solve(BLOCKS, BLOCKS_4, search="astar(lmcutt())")
