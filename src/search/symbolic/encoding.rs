@@ -1,0 +1,385 @@
+//! The task as sets of states over BDD bits: each finite-domain variable
+//! (an invariant group of [`crate::task::invariants::variables`]) takes the
+//! binary code of its value, one fact of the group or "none of them" where
+//! the group is not exactly-one; the bits of a variable are adjacent, most
+//! significant first, variables in the cover's order.
+//!
+//! An operator is a [`Transition`]: a condition on the state before it
+//! (preconditions and negative preconditions), the variables it sets, and
+//! the variables it clears only when they hold a deleted fact it does not
+//! require. Images are computed per transition without a transition
+//! relation: the condition conjoined and the set variables quantified away
+//! in one relational product, then their new values conjoined. A copy of
+//! the bits for the next state is never needed, since every transition
+//! leaves the variables it does not name as they were.
+
+use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet, op_function};
+
+use crate::task::{OpId, Operator, Task, invariants};
+
+/// Most BDD bits the encoding uses (the crate numbers its variables in 16 bits).
+const MAX_BITS: usize = u16::MAX as usize;
+
+/// One finite-domain variable.
+struct Variable {
+    /// Its BDD bits, most significant first.
+    bits: Vec<BddVariable>,
+    /// Number of values: its facts, then "none" if it has one.
+    values: usize,
+    /// The code of "none of its facts", when the group is not exactly-one.
+    none: Option<usize>,
+    /// The codes that stand for values (all codes when `values` is a power of two).
+    valid: Bdd,
+}
+
+/// A variable cleared by a delete of a fact the operator does not require:
+/// when it holds that fact it becomes "none", otherwise it stays.
+struct Clear {
+    /// The variable holds the deleted fact.
+    holds: Bdd,
+    holds_bits: Vec<(BddVariable, bool)>,
+    /// The variable is "none".
+    none: Bdd,
+    none_bits: Vec<(BddVariable, bool)>,
+}
+
+/// An operator over the encoding.
+pub(super) struct Transition {
+    pub op: OpId,
+    pub cost: u64,
+    /// Preconditions and negative preconditions, on the state before.
+    condition: Bdd,
+    /// The condition, and valid codes for the set variables it does not fix:
+    /// what a state before must satisfy in a pre-image.
+    before: Bdd,
+    /// The bits of the variables the operator sets.
+    set_bits: Vec<BddVariable>,
+    /// Their new values, as a cube and as an assignment.
+    effect: Bdd,
+    effect_bits: Vec<(BddVariable, bool)>,
+    clears: Vec<Clear>,
+}
+
+/// The task over BDD bits: its initial state, goal states and transitions.
+pub(super) struct Encoding {
+    set: BddVariableSet,
+    variables: Vec<Variable>,
+    pub transitions: Vec<Transition>,
+    pub init: Bdd,
+    pub goal: Bdd,
+    /// Operators left out because no reachable state allows them (their
+    /// preconditions or effects contradict the invariants).
+    pub never_applicable: usize,
+}
+
+/// Why a task cannot be encoded.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct EncodingError(pub String);
+
+impl Encoding {
+    pub fn new(task: &Task) -> Result<Encoding, EncodingError> {
+        if task.has_conditional_effects() {
+            return Err(EncodingError("conditional effects are not supported".into()));
+        }
+        if task.has_axioms() {
+            return Err(EncodingError("derived predicates are not supported".into()));
+        }
+        let groups = invariants::variables(task);
+        let mut fact_value: Vec<Option<(usize, usize)>> = vec![None; task.num_facts()];
+        let mut widths = Vec::with_capacity(groups.len());
+        for (v, group) in groups.iter().enumerate() {
+            for (i, &f) in group.facts.iter().enumerate() {
+                fact_value[f as usize] = Some((v, i));
+            }
+            let values = group.facts.len() + usize::from(!group.exactly_one);
+            widths.push(bits_for(values));
+        }
+        let total: usize = widths.iter().sum();
+        if total > MAX_BITS {
+            return Err(EncodingError(format!(
+                "the task needs {total} BDD bits, more than the {MAX_BITS} supported"
+            )));
+        }
+        let fact_value: Vec<(usize, usize)> = match fact_value.into_iter().collect::<Option<Vec<_>>>() {
+            Some(v) => v,
+            None => return Err(EncodingError("the invariant groups do not cover every fact".into())),
+        };
+        let set = BddVariableSet::new_anonymous(total as u16);
+        let all_bits = set.variables();
+        let mut variables = Vec::with_capacity(groups.len());
+        let mut next = 0;
+        for (group, &width) in groups.iter().zip(&widths) {
+            let bits = all_bits[next..next + width].to_vec();
+            next += width;
+            let values = group.facts.len() + usize::from(!group.exactly_one);
+            let none = (!group.exactly_one).then_some(group.facts.len());
+            let valid = if values == 1 << width {
+                set.mk_true()
+            } else {
+                (0..values).fold(set.mk_false(), |acc, code| {
+                    acc.or(&cube(&set, &assignment(&bits, code)))
+                })
+            };
+            variables.push(Variable {
+                bits,
+                values,
+                none,
+                valid,
+            });
+        }
+        let empty = set.mk_false();
+        let mut encoding = Encoding {
+            set,
+            variables,
+            transitions: Vec::new(),
+            init: empty.clone(),
+            goal: empty,
+            never_applicable: 0,
+        };
+        encoding.init = encoding.initial_state(task, &fact_value)?;
+        encoding.goal = encoding.goal_states(task, &fact_value);
+        for (id, op) in task.operators.iter().enumerate() {
+            match encoding.transition(id as OpId, op, &fact_value) {
+                Some(t) => encoding.transitions.push(t),
+                None => encoding.never_applicable += 1,
+            }
+        }
+        Ok(encoding)
+    }
+
+    /// Number of finite-domain variables and of BDD bits.
+    pub fn size(&self) -> (usize, usize) {
+        (self.variables.len(), self.set.num_vars() as usize)
+    }
+
+    pub fn empty(&self) -> Bdd {
+        self.set.mk_false()
+    }
+
+    fn value(&self, variable: usize, code: usize) -> Vec<(BddVariable, bool)> {
+        assignment(&self.variables[variable].bits, code)
+    }
+
+    fn value_cube(&self, variable: usize, code: usize) -> Bdd {
+        cube(&self.set, &self.value(variable, code))
+    }
+
+    fn initial_state(&self, task: &Task, fact_value: &[(usize, usize)]) -> Result<Bdd, EncodingError> {
+        let mut codes: Vec<Option<usize>> = vec![None; self.variables.len()];
+        for &f in &task.init {
+            let (v, code) = fact_value[f as usize];
+            if codes[v].is_some_and(|c| c != code) {
+                return Err(EncodingError("two facts of one invariant group hold initially".into()));
+            }
+            codes[v] = Some(code);
+        }
+        let mut bits = Vec::new();
+        for (v, code) in codes.into_iter().enumerate() {
+            let Some(code) = code.or(self.variables[v].none) else {
+                return Err(EncodingError("no fact of an exactly-one group holds initially".into()));
+            };
+            bits.extend(self.value(v, code));
+        }
+        Ok(cube(&self.set, &bits))
+    }
+
+    /// The goal states, with valid codes on every variable (so that the
+    /// backward search never holds codes that stand for no value).
+    fn goal_states(&self, task: &Task, fact_value: &[(usize, usize)]) -> Bdd {
+        let mut goal = self
+            .variables
+            .iter()
+            .fold(self.set.mk_true(), |acc, v| acc.and(&v.valid));
+        for &f in &task.goal {
+            let (v, code) = fact_value[f as usize];
+            goal = goal.and(&self.value_cube(v, code));
+        }
+        for &f in &task.goal_neg {
+            let (v, code) = fact_value[f as usize];
+            goal = goal.and_not(&self.value_cube(v, code));
+        }
+        goal
+    }
+
+    /// The operator as a transition; `None` when no reachable state allows
+    /// it: preconditions on two values of one variable, adds of two facts of
+    /// one group, or a delete that would leave an exactly-one group empty
+    /// (each contradicts a verified invariant).
+    fn transition(&self, id: OpId, op: &Operator, fact_value: &[(usize, usize)]) -> Option<Transition> {
+        let n = self.variables.len();
+        let mut pre: Vec<Option<usize>> = vec![None; n];
+        for &f in &op.pre {
+            let (v, code) = fact_value[f as usize];
+            if pre[v].is_some_and(|c| c != code) {
+                return None;
+            }
+            pre[v] = Some(code);
+        }
+        let mut set: Vec<Option<usize>> = vec![None; n];
+        for &f in &op.add {
+            let (v, code) = fact_value[f as usize];
+            if set[v].is_some_and(|c| c != code) {
+                return None;
+            }
+            set[v] = Some(code);
+        }
+        let mut clears: Vec<(usize, usize)> = Vec::new();
+        // Deleted facts that must not hold where the operator applies.
+        let mut excluded: Vec<(usize, usize)> = Vec::new();
+        for &f in &op.del {
+            let (v, code) = fact_value[f as usize];
+            if set[v].is_some() {
+                // Adds come after deletes: the add decides.
+                continue;
+            }
+            match pre[v] {
+                Some(c) if c == code => match self.variables[v].none {
+                    Some(none) => set[v] = Some(none),
+                    None => return None,
+                },
+                // The deleted fact is known not to hold.
+                Some(_) => {}
+                None if op.pre_neg.contains(&f) => {}
+                None => match self.variables[v].none {
+                    Some(_) => clears.push((v, code)),
+                    // Where the deleted fact holds, the operator would leave
+                    // an exactly-one group empty: no reachable state is such.
+                    None => excluded.push((v, code)),
+                },
+            }
+        }
+        clears.sort_unstable();
+        clears.dedup();
+        let mut condition_bits = Vec::new();
+        for (v, code) in pre.iter().enumerate() {
+            if let Some(code) = *code {
+                condition_bits.extend(self.value(v, code));
+            }
+        }
+        let mut condition = cube(&self.set, &condition_bits);
+        for &f in &op.pre_neg {
+            let (v, code) = fact_value[f as usize];
+            if pre[v] == Some(code) {
+                return None;
+            }
+            condition = condition.and_not(&self.value_cube(v, code));
+        }
+        for (v, code) in excluded {
+            condition = condition.and_not(&self.value_cube(v, code));
+        }
+        if condition.is_false() {
+            return None;
+        }
+        let mut before = condition.clone();
+        let mut set_bits = Vec::new();
+        let mut effect_bits = Vec::new();
+        for (v, code) in set.iter().enumerate() {
+            if let Some(code) = *code {
+                set_bits.extend(self.variables[v].bits.iter().copied());
+                effect_bits.extend(self.value(v, code));
+                if pre[v].is_none() {
+                    before = before.and(&self.variables[v].valid);
+                }
+            }
+        }
+        let clears = clears
+            .into_iter()
+            .map(|(v, code)| {
+                let none = self.variables[v].none.unwrap_or(code);
+                let holds_bits = self.value(v, code);
+                let none_bits = self.value(v, none);
+                Clear {
+                    holds: cube(&self.set, &holds_bits),
+                    holds_bits,
+                    none: cube(&self.set, &none_bits),
+                    none_bits,
+                }
+            })
+            .collect();
+        Some(Transition {
+            op: id,
+            cost: op.cost as u64,
+            condition,
+            before,
+            set_bits,
+            effect: cube(&self.set, &effect_bits),
+            effect_bits,
+            clears,
+        })
+    }
+
+    /// The states the transition reaches from `states`.
+    pub fn image(&self, states: &Bdd, t: &Transition) -> Bdd {
+        let mut next = Bdd::binary_op_with_exists(states, &t.condition, op_function::and, &t.set_bits);
+        if next.is_false() {
+            return next;
+        }
+        next = next.and(&t.effect);
+        for c in &t.clears {
+            let kept = next.and_not(&c.holds);
+            let cleared = next.restrict(&c.holds_bits).and(&c.none);
+            next = kept.or(&cleared);
+        }
+        next
+    }
+
+    /// The states from which the transition reaches `states`.
+    pub fn preimage(&self, states: &Bdd, t: &Transition) -> Bdd {
+        // The set variables' values after: fixed, and then free before.
+        let mut before = states.restrict(&t.effect_bits);
+        if before.is_false() {
+            return before;
+        }
+        for c in &t.clears {
+            let kept = before.and_not(&c.holds);
+            let held = before.restrict(&c.none_bits).and(&c.holds);
+            before = kept.or(&held);
+        }
+        before.and(&t.before)
+    }
+
+    /// One state of a non-empty set, as a set of its own.
+    pub fn pick(&self, states: &Bdd) -> Option<Bdd> {
+        states.sat_witness().map(|v: BddValuation| Bdd::from(v))
+    }
+
+    /// Bits and values of each variable: for the log.
+    pub fn describe(&self) -> String {
+        let multi = self.variables.iter().filter(|v| v.values > 2).count();
+        let (vars, bits) = self.size();
+        format!("{vars} variables ({multi} with more than two values) in {bits} BDD bits")
+    }
+}
+
+/// Bits needed for `values` codes.
+fn bits_for(values: usize) -> usize {
+    (usize::BITS - values.saturating_sub(1).leading_zeros()) as usize
+}
+
+/// The assignment of `bits` to the binary code `code`, most significant first.
+fn assignment(bits: &[BddVariable], code: usize) -> Vec<(BddVariable, bool)> {
+    let width = bits.len();
+    bits.iter()
+        .enumerate()
+        .map(|(i, &b)| (b, (code >> (width - 1 - i)) & 1 == 1))
+        .collect()
+}
+
+/// The conjunction of an assignment.
+fn cube(set: &BddVariableSet, bits: &[(BddVariable, bool)]) -> Bdd {
+    set.mk_conjunctive_clause(&BddPartialValuation::from_values(bits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_take_the_fewest_bits() {
+        assert_eq!(bits_for(1), 0);
+        assert_eq!(bits_for(2), 1);
+        assert_eq!(bits_for(3), 2);
+        assert_eq!(bits_for(4), 2);
+        assert_eq!(bits_for(5), 3);
+    }
+}
