@@ -15,10 +15,18 @@
 
 use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet, op_function};
 
-use crate::task::{OpId, Operator, Task, invariants};
+use std::collections::HashMap;
+
+use crate::task::{MutexGroup, OpId, Operator, Task, invariants};
 
 /// Most BDD bits the encoding uses (the crate numbers its variables in 16 bits).
 const MAX_BITS: usize = u16::MAX as usize;
+/// Largest constraint of the invariant groups the backward search keeps.
+const MAX_MUTEX_NODES: usize = 100_000;
+/// Swaps tried when ordering the variables, and the budget of edge visits
+/// that bounds them on large tasks.
+const ORDER_STEPS: usize = 200_000;
+const ORDER_WORK: usize = 20_000_000;
 
 /// One finite-domain variable.
 struct Variable {
@@ -58,7 +66,28 @@ pub(super) struct Transition {
     effect: Bdd,
     effect_bits: Vec<(BddVariable, bool)>,
     clears: Vec<Clear>,
+    /// The (variable, code) pairs the condition requires, and those the
+    /// effect sets: what [`Tree`] splits on.
+    required: Vec<(usize, usize)>,
+    produced: Vec<(usize, usize)>,
 }
+
+/// Transitions arranged by the values they need, so that an image starts
+/// from the states with those values only: a node restricts the states to
+/// each value of one variable for the transitions that need that value,
+/// and hands the states unrestricted to the others.
+pub(super) enum Tree {
+    Leaf(Vec<usize>),
+    Split {
+        /// Per value needed: the states with it (a cube), and the subtree.
+        by_value: Vec<(Bdd, Tree)>,
+        /// The transitions that need no value of the variable.
+        rest: Box<Tree>,
+    },
+}
+
+/// Fewest transitions that share a needed value for a split to pay.
+const MIN_SPLIT: usize = 2;
 
 /// The task over BDD bits: its initial state, goal states and transitions.
 pub(super) struct Encoding {
@@ -67,6 +96,10 @@ pub(super) struct Encoding {
     pub transitions: Vec<Transition>,
     pub init: Bdd,
     pub goal: Bdd,
+    /// The states that satisfy every invariant group beyond the variables
+    /// (at most one, or exactly one, fact of each): every reachable state
+    /// does, so the backward search keeps only those.
+    pub mutex: Bdd,
     /// Operators left out because no reachable state allows them (their
     /// preconditions or effects contradict the invariants).
     pub never_applicable: usize,
@@ -84,7 +117,7 @@ impl Encoding {
         if task.has_axioms() {
             return Err(EncodingError("derived predicates are not supported".into()));
         }
-        let groups = invariants::variables(task);
+        let groups = ordered(task, invariants::variables(task));
         let mut fact_value: Vec<Option<(usize, usize)>> = vec![None; task.num_facts()];
         let mut widths = Vec::with_capacity(groups.len());
         for (v, group) in groups.iter().enumerate() {
@@ -133,11 +166,13 @@ impl Encoding {
             variables,
             transitions: Vec::new(),
             init: empty.clone(),
-            goal: empty,
+            goal: empty.clone(),
+            mutex: empty,
             never_applicable: 0,
         };
         encoding.init = encoding.initial_state(task, &fact_value)?;
-        encoding.goal = encoding.goal_states(task, &fact_value);
+        encoding.mutex = encoding.invariants(task, &groups, &fact_value);
+        encoding.goal = encoding.goal_states(task, &fact_value).and(&encoding.mutex);
         for (id, op) in task.operators.iter().enumerate() {
             match encoding.transition(id as OpId, op, &fact_value) {
                 Some(t) => encoding.transitions.push(t),
@@ -199,6 +234,33 @@ impl Encoding {
             goal = goal.and_not(&self.value_cube(v, code));
         }
         goal
+    }
+
+    /// The constraint of the invariant groups that are not variables of
+    /// their own; groups are left out once it exceeds [`MAX_MUTEX_NODES`].
+    fn invariants(&self, task: &Task, variables: &[MutexGroup], fact_value: &[(usize, usize)]) -> Bdd {
+        let mut mutex = self.set.mk_true();
+        for group in task.invariant_groups() {
+            if variables.iter().any(|v| v.facts == group.facts) {
+                continue;
+            }
+            // Whether none, or exactly one, of the facts so far holds.
+            let mut none = self.set.mk_true();
+            let mut one = self.set.mk_false();
+            for &f in &group.facts {
+                let (v, code) = fact_value[f as usize];
+                let holds = self.value_cube(v, code);
+                one = one.and_not(&holds).or(&none.and(&holds));
+                none = none.and_not(&holds);
+            }
+            let constraint = if group.exactly_one { one } else { one.or(&none) };
+            let with = mutex.and(&constraint);
+            if with.size() > MAX_MUTEX_NODES {
+                continue;
+            }
+            mutex = with;
+        }
+        mutex
     }
 
     /// The operator as a transition; `None` when no reachable state allows
@@ -305,7 +367,63 @@ impl Encoding {
             effect: cube(&self.set, &effect_bits),
             effect_bits,
             clears,
+            required: pre.iter().enumerate().filter_map(|(v, c)| c.map(|c| (v, c))).collect(),
+            produced: set.iter().enumerate().filter_map(|(v, c)| c.map(|c| (v, c))).collect(),
         })
+    }
+
+    /// The tree of `members` (transition indices) for images (`forward`:
+    /// split on the values the conditions require) or pre-images (split on
+    /// the values the effects set, which the states after must have).
+    pub fn tree(&self, members: Vec<usize>, forward: bool) -> Tree {
+        let mut used = vec![false; self.variables.len()];
+        self.subtree(members, forward, &mut used)
+    }
+
+    fn subtree(&self, members: Vec<usize>, forward: bool, used: &mut [bool]) -> Tree {
+        fn needs(t: &Transition, forward: bool) -> &[(usize, usize)] {
+            match forward {
+                true => &t.required,
+                false => &t.produced,
+            }
+        }
+        let mut count = vec![0usize; self.variables.len()];
+        for &i in &members {
+            for &(v, _) in needs(&self.transitions[i], forward) {
+                if !used[v] {
+                    count[v] += 1;
+                }
+            }
+        }
+        let Some((var, &most)) = count
+            .iter()
+            .enumerate()
+            .max_by_key(|&(v, c)| (*c, std::cmp::Reverse(v)))
+        else {
+            return Tree::Leaf(members);
+        };
+        if most < MIN_SPLIT {
+            return Tree::Leaf(members);
+        }
+        let mut by_code: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut rest = Vec::new();
+        for i in members {
+            match needs(&self.transitions[i], forward).iter().find(|&&(v, _)| v == var) {
+                Some(&(_, code)) => match by_code.iter_mut().find(|(c, _)| *c == code) {
+                    Some((_, list)) => list.push(i),
+                    None => by_code.push((code, vec![i])),
+                },
+                None => rest.push(i),
+            }
+        }
+        used[var] = true;
+        let by_value = by_code
+            .into_iter()
+            .map(|(code, list)| (self.value_cube(var, code), self.subtree(list, forward, used)))
+            .collect();
+        let rest = Box::new(self.subtree(rest, forward, used));
+        used[var] = false;
+        Tree::Split { by_value, rest }
     }
 
     /// The states the transition reaches from `states`.
@@ -349,6 +467,81 @@ impl Encoding {
         let (vars, bits) = self.size();
         format!("{vars} variables ({multi} with more than two values) in {bits} BDD bits")
     }
+}
+
+/// Variables that interact should have their bits close together: BDDs
+/// of relations between distant bits grow with everything in between. The
+/// order minimises the sum of squared distances between the variables of
+/// each operator (with one of them among its effects) by random swaps from
+/// the cover's order, kept when they lower it.
+fn ordered(task: &Task, variables: Vec<MutexGroup>) -> Vec<MutexGroup> {
+    let n = variables.len();
+    if n < 3 {
+        return variables;
+    }
+    let mut variable_of = vec![0usize; task.num_facts()];
+    for (v, group) in variables.iter().enumerate() {
+        for &f in &group.facts {
+            variable_of[f as usize] = v;
+        }
+    }
+    let mut weight: HashMap<(usize, usize), u64> = HashMap::new();
+    for op in &task.operators {
+        let mut read: Vec<usize> = op
+            .pre
+            .iter()
+            .chain(&op.pre_neg)
+            .map(|&f| variable_of[f as usize])
+            .collect();
+        let mut written: Vec<usize> = op.add.iter().chain(&op.del).map(|&f| variable_of[f as usize]).collect();
+        read.sort_unstable();
+        read.dedup();
+        written.sort_unstable();
+        written.dedup();
+        for &w in &written {
+            for &other in read.iter().chain(&written) {
+                if other != w {
+                    *weight.entry((w.min(other), w.max(other))).or_default() += 1;
+                }
+            }
+        }
+    }
+    // Per variable: its neighbours and the weight of each edge.
+    let mut neighbours: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n];
+    for (&(a, b), &w) in &weight {
+        neighbours[a].push((b, w));
+        neighbours[b].push((a, w));
+    }
+    let mut position: Vec<usize> = (0..n).collect();
+    let cost_of = |v: usize, at: usize, position: &[usize]| -> u64 {
+        neighbours[v]
+            .iter()
+            .map(|&(u, w)| w * (at.abs_diff(position[u]) as u64).pow(2))
+            .sum()
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rng = crate::rng::Rng::new(0x5eed);
+    let steps = (ORDER_WORK / (weight.len() / n + 1)).min(ORDER_STEPS).min(100 * n * n);
+    for _ in 0..steps {
+        let (i, j) = (rng.below_usize(n), rng.below_usize(n));
+        if i == j {
+            continue;
+        }
+        let (a, b) = (order[i], order[j]);
+        let before = cost_of(a, i, &position) + cost_of(b, j, &position);
+        position[a] = j;
+        position[b] = i;
+        // The edge between them keeps its length.
+        let after = cost_of(a, j, &position) + cost_of(b, i, &position);
+        if after < before {
+            order.swap(i, j);
+        } else {
+            position[a] = i;
+            position[b] = j;
+        }
+    }
+    let mut variables: Vec<Option<MutexGroup>> = variables.into_iter().map(Some).collect();
+    order.iter().filter_map(|&v| variables[v].take()).collect()
 }
 
 /// Bits needed for `values` codes.

@@ -23,6 +23,7 @@ mod encoding;
 mod tests;
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 
 use biodivine_lib_bdd::{Bdd, BddNode};
@@ -30,7 +31,7 @@ use biodivine_lib_bdd::{Bdd, BddNode};
 use super::nodes::RunLog;
 use super::{Outcome, SearchConfig, Statistics};
 use crate::task::{OpId, Task};
-use encoding::{Encoding, Transition};
+use encoding::{Encoding, Transition, Tree};
 
 /// The task features the symbolic search cannot encode.
 pub const CONDITIONAL_EFFECTS: bool = false;
@@ -55,6 +56,8 @@ struct Direction {
     /// Where it starts: the initial state, or the goal states.
     start: Bdd,
     forward: bool,
+    /// Seconds per node of the frontier its last expansion took.
+    seconds_per_node: Option<f64>,
 }
 
 impl Direction {
@@ -66,6 +69,7 @@ impl Direction {
             open: BTreeMap::from([(0, start.clone())]),
             start,
             forward,
+            seconds_per_node: None,
         }
     }
 
@@ -115,6 +119,27 @@ struct Search<'a> {
     /// Transitions by cost class: the zero-cost ones, and the others.
     zero: Vec<usize>,
     positive: Vec<usize>,
+    trees: Trees,
+}
+
+/// The transitions of each cost class arranged for images and for
+/// pre-images.
+struct Trees {
+    forward_zero: Rc<Tree>,
+    forward_positive: Rc<Tree>,
+    backward_zero: Rc<Tree>,
+    backward_positive: Rc<Tree>,
+}
+
+impl Trees {
+    fn of(&self, forward: bool, zero: bool) -> Rc<Tree> {
+        Rc::clone(match (forward, zero) {
+            (true, true) => &self.forward_zero,
+            (true, false) => &self.forward_positive,
+            (false, true) => &self.backward_zero,
+            (false, false) => &self.backward_positive,
+        })
+    }
 }
 
 pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) -> (Outcome, Statistics) {
@@ -137,6 +162,12 @@ pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) ->
     ));
     let (zero, positive): (Vec<usize>, Vec<usize>) =
         (0..encoding.transitions.len()).partition(|&i| encoding.transitions[i].cost == 0);
+    let trees = Trees {
+        forward_zero: Rc::new(encoding.tree(zero.clone(), true)),
+        forward_positive: Rc::new(encoding.tree(positive.clone(), true)),
+        backward_zero: Rc::new(encoding.tree(zero.clone(), false)),
+        backward_positive: Rc::new(encoding.tree(positive.clone(), false)),
+    };
     let mut search = Search {
         encoding,
         log,
@@ -145,6 +176,7 @@ pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) ->
         best: None,
         zero,
         positive,
+        trees,
     };
     let outcome = search.run(task);
     let memory = search.memory(&[]);
@@ -183,7 +215,13 @@ impl<'a> Search<'a> {
             if self.expansion_limit.is_some_and(|l| self.log.stats.expanded >= l) {
                 return Outcome::ExpansionLimit;
             }
-            let forward_first = forward.open[&f].size() <= backward.open[&b].size();
+            // The direction expected to take less time: its frontier's size
+            // at its last pace (before either has one, the smaller frontier).
+            let (fs, bs) = (forward.open[&f].size() as f64, backward.open[&b].size() as f64);
+            let forward_first = match (forward.seconds_per_node, backward.seconds_per_node) {
+                (Some(fp), Some(bp)) => fs * fp <= bs * bp,
+                _ => fs <= bs,
+            };
             let step = match forward_first {
                 true => self.expand(&mut forward, &backward),
                 false => self.expand(&mut backward, &forward),
@@ -226,11 +264,65 @@ impl<'a> Search<'a> {
         self.log.check(memory, Some(layer))
     }
 
+    /// The non-empty images of `states` under the transitions of `tree`
+    /// that cost at most `max_cost`, with their costs; checks the limits
+    /// after each image.
+    fn images(
+        &mut self,
+        this: &Direction,
+        other: &Direction,
+        tree: &Tree,
+        states: &Bdd,
+        max_cost: u64,
+    ) -> Result<Vec<(u64, Bdd)>, Outcome> {
+        let mut out = Vec::new();
+        let mut stack = vec![(tree, states.clone())];
+        while let Some((node, states)) = stack.pop() {
+            match node {
+                Tree::Leaf(members) => {
+                    for &i in members {
+                        let t = &self.encoding.transitions[i];
+                        if t.cost > max_cost {
+                            continue;
+                        }
+                        let (cost, image) = (t.cost, self.step(this, &states, t));
+                        self.log.stats.generated += 1;
+                        if !image.is_false() {
+                            out.push((cost, image));
+                        }
+                        if let Some(stop) = self.check(&[this, other]) {
+                            return Err(stop);
+                        }
+                    }
+                }
+                Tree::Split { by_value, rest } => {
+                    stack.push((rest, states.clone()));
+                    for (value, child) in by_value {
+                        let part = states.and(value);
+                        if !part.is_false() {
+                            stack.push((child, part));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The image of `states` under a transition in the direction's sense.
     fn step(&self, direction: &Direction, states: &Bdd, t: &Transition) -> Bdd {
         match direction.forward {
             true => self.encoding.image(states, t),
             false => self.encoding.preimage(states, t),
+        }
+    }
+
+    /// The states of a backward image that satisfy the invariants (those of
+    /// a forward image do).
+    fn reachable(&self, direction: &Direction, states: Bdd) -> Bdd {
+        match direction.forward {
+            true => states,
+            false => states.and(&self.encoding.mutex),
         }
     }
 
@@ -281,24 +373,23 @@ impl<'a> Search<'a> {
         if layer.is_false() {
             return Ok(());
         }
+        let started = std::time::Instant::now();
+        let frontier_nodes = layer.size().max(1);
         self.log.stats.expanded += 1;
         // The zero-cost closure, one sub-layer per round.
         let mut parts = vec![layer.clone()];
         let mut reached = this.closed.or(&layer);
         loop {
             let last = parts.last().expect("one part");
-            let mut images = Vec::new();
-            for k in 0..self.zero.len() {
-                let image = self.step(this, last, &self.encoding.transitions[self.zero[k]]);
-                self.log.stats.generated += 1;
-                if !image.is_false() {
-                    images.push(image);
-                }
-                if let Some(stop) = self.check(&[this, other]) {
-                    return Err(stop);
-                }
-            }
-            let new = union(images, self.encoding.empty()).and_not(&reached);
+            let tree = self.trees.of(this.forward, true);
+            let images = self
+                .images(this, other, &tree, last, 0)?
+                .into_iter()
+                .map(|(_, b)| b)
+                .collect();
+            let new = self
+                .reachable(this, union(images, self.encoding.empty()))
+                .and_not(&reached);
             if new.is_false() {
                 break;
             }
@@ -318,23 +409,15 @@ impl<'a> Search<'a> {
         let other_next = other.next_cost().unwrap_or(u64::MAX);
         // Images by their cost.
         let mut by_cost: BTreeMap<u64, Vec<Bdd>> = BTreeMap::new();
-        for k in 0..self.positive.len() {
-            let t = &self.encoding.transitions[self.positive[k]];
-            let reached_cost = cost.saturating_add(t.cost);
-            if reached_cost > self.cutoff() {
-                continue;
-            }
-            let image = self.step(this, &layer, t);
-            self.log.stats.generated += 1;
-            if !image.is_false() {
-                by_cost.entry(reached_cost).or_default().push(image);
-            }
-            if let Some(stop) = self.check(&[this, other]) {
-                return Err(stop);
+        let tree = self.trees.of(this.forward, false);
+        let max_cost = self.cutoff().saturating_sub(cost);
+        if cost <= self.cutoff() {
+            for (t_cost, image) in self.images(this, other, &tree, &layer, max_cost)? {
+                by_cost.entry(cost + t_cost).or_default().push(image);
             }
         }
         for (reached_cost, images) in by_cost {
-            let states = union(images, self.encoding.empty());
+            let states = self.reachable(this, union(images, self.encoding.empty()));
             self.meet(this, other, reached_cost, &states);
             if reached_cost.saturating_add(other_next) > self.cutoff() {
                 self.log.stats.pruned_by_bound += 1;
@@ -347,6 +430,7 @@ impl<'a> Search<'a> {
             let open = this.open.entry(reached_cost).or_insert_with(|| self.encoding.empty());
             *open = open.or(&states);
         }
+        this.seconds_per_node = Some(started.elapsed().as_secs_f64() / frontier_nodes as f64);
         self.log.line(format!(
             "{} layer {cost}: {:.0} states in {} nodes, {} sub-layer(s) [{}]",
             this.name,
