@@ -264,9 +264,9 @@ impl<'a> Search<'a> {
         self.log.check(memory, Some(layer))
     }
 
-    /// The non-empty images of `states` under the transitions of `tree`
-    /// that cost at most `max_cost`, with their costs; checks the limits
-    /// after each image.
+    /// The images of `states` under the transitions of `tree` that cost at
+    /// most `max_cost`, united by their costs (the non-empty ones); checks
+    /// the limits after each image.
     fn images(
         &mut self,
         this: &Direction,
@@ -274,8 +274,8 @@ impl<'a> Search<'a> {
         tree: &Tree,
         states: &Bdd,
         max_cost: u64,
-    ) -> Result<Vec<(u64, Bdd)>, Outcome> {
-        let mut out = Vec::new();
+    ) -> Result<BTreeMap<u64, Bdd>, Outcome> {
+        let mut out: BTreeMap<u64, Union> = BTreeMap::new();
         let mut stack = vec![(tree, states.clone())];
         while let Some((node, states)) = stack.pop() {
             match node {
@@ -288,7 +288,7 @@ impl<'a> Search<'a> {
                         let (cost, image) = (t.cost, self.step(this, &states, t));
                         self.log.stats.generated += 1;
                         if !image.is_false() {
-                            out.push((cost, image));
+                            out.entry(cost).or_default().push(image);
                         }
                         if let Some(stop) = self.check(&[this, other]) {
                             return Err(stop);
@@ -306,7 +306,16 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        Ok(out)
+        let mut united = BTreeMap::new();
+        for (cost, union) in out {
+            if let Some(states) = union.finish() {
+                united.insert(cost, states);
+            }
+            if let Some(stop) = self.check(&[this, other]) {
+                return Err(stop);
+            }
+        }
+        Ok(united)
     }
 
     /// The image of `states` under a transition in the direction's sense.
@@ -382,14 +391,9 @@ impl<'a> Search<'a> {
         loop {
             let last = parts.last().expect("one part");
             let tree = self.trees.of(this.forward, true);
-            let images = self
-                .images(this, other, &tree, last, 0)?
-                .into_iter()
-                .map(|(_, b)| b)
-                .collect();
-            let new = self
-                .reachable(this, union(images, self.encoding.empty()))
-                .and_not(&reached);
+            let images = self.images(this, other, &tree, last, 0)?;
+            let image = images.into_values().next().unwrap_or_else(|| self.encoding.empty());
+            let new = self.reachable(this, image).and_not(&reached);
             if new.is_false() {
                 break;
             }
@@ -408,16 +412,15 @@ impl<'a> Search<'a> {
         self.meet(this, other, cost, &layer);
         let other_next = other.next_cost().unwrap_or(u64::MAX);
         // Images by their cost.
-        let mut by_cost: BTreeMap<u64, Vec<Bdd>> = BTreeMap::new();
         let tree = self.trees.of(this.forward, false);
         let max_cost = self.cutoff().saturating_sub(cost);
-        if cost <= self.cutoff() {
-            for (t_cost, image) in self.images(this, other, &tree, &layer, max_cost)? {
-                by_cost.entry(cost + t_cost).or_default().push(image);
-            }
-        }
-        for (reached_cost, images) in by_cost {
-            let states = self.reachable(this, union(images, self.encoding.empty()));
+        let by_cost = match cost <= self.cutoff() {
+            true => self.images(this, other, &tree, &layer, max_cost)?,
+            false => BTreeMap::new(),
+        };
+        for (t_cost, image) in by_cost {
+            let reached_cost = cost + t_cost;
+            let states = self.reachable(this, image);
             self.meet(this, other, reached_cost, &states);
             if reached_cost.saturating_add(other_next) > self.cutoff() {
                 self.log.stats.pruned_by_bound += 1;
@@ -514,16 +517,30 @@ fn replay_cost(task: &Task, plan: &[OpId]) -> Option<u64> {
     task.is_goal(state.bits()).then(|| task.plan_cost(plan))
 }
 
-/// The union of sets, merged pairwise so that the operands stay of similar size.
-fn union(mut sets: Vec<Bdd>, empty: Bdd) -> Bdd {
-    while sets.len() > 1 {
-        let mut merged = Vec::with_capacity(sets.len().div_ceil(2));
-        let mut pairs = sets.chunks_exact(2);
-        for pair in &mut pairs {
-            merged.push(pair[0].or(&pair[1]));
+/// A union of many sets built as they come, merged like a binary counter:
+/// operands of similar size, and few sets held at once.
+#[derive(Default)]
+struct Union {
+    /// At rank r, the union of 2^r sets, if any.
+    ranks: Vec<Option<Bdd>>,
+}
+
+impl Union {
+    fn push(&mut self, set: Bdd) {
+        let mut carry = set;
+        for slot in &mut self.ranks {
+            match slot.take() {
+                Some(held) => carry = carry.or(&held),
+                None => {
+                    *slot = Some(carry);
+                    return;
+                }
+            }
         }
-        merged.extend(pairs.remainder().iter().cloned());
-        sets = merged;
+        self.ranks.push(Some(carry));
     }
-    sets.pop().unwrap_or(empty)
+
+    fn finish(self) -> Option<Bdd> {
+        self.ranks.into_iter().flatten().reduce(|a, b| a.or(&b))
+    }
 }
