@@ -17,7 +17,7 @@ use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, Bdd
 
 use std::collections::HashMap;
 
-use crate::task::{MutexGroup, OpId, Operator, Task, invariants};
+use crate::task::{FactId, MutexGroup, OpId, Operator, Task, invariants};
 
 /// Most BDD bits the encoding uses (the crate numbers its variables in 16 bits).
 const MAX_BITS: usize = u16::MAX as usize;
@@ -117,7 +117,7 @@ impl Encoding {
         if task.has_axioms() {
             return Err(EncodingError("derived predicates are not supported".into()));
         }
-        let groups = ordered(task, invariants::variables(task));
+        let groups = ordered(task, variables(task));
         let mut fact_value: Vec<Option<(usize, usize)>> = vec![None; task.num_facts()];
         let mut widths = Vec::with_capacity(groups.len());
         for (v, group) in groups.iter().enumerate() {
@@ -466,6 +466,67 @@ impl Encoding {
         let multi = self.variables.iter().filter(|v| v.values > 2).count();
         let (vars, bits) = self.size();
         format!("{vars} variables ({multi} with more than two values) in {bits} BDD bits")
+    }
+}
+
+/// The finite-domain variables: of two covers of the facts by invariant
+/// groups, the one that leaves fewer facts as variables of their own. Such
+/// a fact is usually a function of the other variables (`clear c` of what
+/// is at c): a BDD must then tell apart every combination of the values it
+/// depends on, while a cover that takes its group (everything at c) needs
+/// no such fact. The second cover first takes every group with a fact that
+/// no other group has, then completes the cover greedily.
+fn variables(task: &Task) -> Vec<MutexGroup> {
+    let greedy = invariants::variables(task);
+    let groups = task.invariant_groups();
+    let mut in_groups = vec![0usize; task.num_facts()];
+    for g in groups {
+        for &f in &g.facts {
+            in_groups[f as usize] += 1;
+        }
+    }
+    let mut covered = vec![false; task.num_facts()];
+    let mut chosen: Vec<MutexGroup> = Vec::new();
+    for g in groups
+        .iter()
+        .filter(|g| g.facts.iter().any(|&f| in_groups[f as usize] == 1))
+    {
+        let fresh: Vec<FactId> = g.facts.iter().copied().filter(|&f| !covered[f as usize]).collect();
+        if fresh.len() < 2 {
+            continue;
+        }
+        for &f in &fresh {
+            covered[f as usize] = true;
+        }
+        chosen.push(MutexGroup {
+            exactly_one: g.exactly_one && fresh.len() == g.facts.len(),
+            facts: fresh,
+        });
+    }
+    // The rest greedily, over the facts not covered yet.
+    let rest: Vec<MutexGroup> = groups
+        .iter()
+        .map(|g| {
+            let facts: Vec<FactId> = g.facts.iter().copied().filter(|&f| !covered[f as usize]).collect();
+            MutexGroup {
+                exactly_one: g.exactly_one && facts.len() == g.facts.len(),
+                facts,
+            }
+        })
+        .filter(|g| g.facts.len() >= 2)
+        .collect();
+    chosen.extend(
+        invariants::cover(task.num_facts(), &rest)
+            .into_iter()
+            .filter(|g| g.facts.len() >= 2 || !covered[g.facts[0] as usize]),
+    );
+    let singletons = |cover: &[MutexGroup]| cover.iter().filter(|g| g.facts.len() == 1).count();
+    match singletons(&chosen) < singletons(&greedy) {
+        true => {
+            chosen.sort_by_key(|g| g.facts[0]);
+            chosen
+        }
+        false => greedy,
     }
 }
 
