@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use crate::task::{FactId, MutexGroup, OpId, Operator, Task, invariants};
 
-/// Most BDD bits the encoding uses (the crate numbers its variables in 16 bits).
-const MAX_BITS: usize = u16::MAX as usize;
+/// Most BDD bits the encoding uses (the crate takes fewer than `u16::MAX - 1`).
+const MAX_BITS: usize = u16::MAX as usize - 2;
 /// Largest constraint of the invariant groups the backward search keeps.
 const MAX_MUTEX_NODES: usize = 100_000;
 /// Swaps tried when ordering the variables, and the budget of edge visits

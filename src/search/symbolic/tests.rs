@@ -60,6 +60,14 @@ fn finds_optimal_plans_on_hand_built_tasks() {
 }
 
 #[test]
+fn a_task_without_facts_or_operators() {
+    use crate::task::testing::task;
+    // The empty goal holds initially; an unreachable one is proved so.
+    assert_eq!(symbolic_cost(&task(0, &[], &[], &[], &[]), None), Some(0));
+    assert_eq!(symbolic_cost(&task(1, &[], &[], &[0], &[]), None), None);
+}
+
+#[test]
 fn the_invariant_groups_become_variables_of_several_values() {
     let encoding = Encoding::new(&hanoi_pegs(5, 3)).expect("encodable");
     let (variables, bits) = encoding.size();
