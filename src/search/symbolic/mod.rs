@@ -179,8 +179,13 @@ pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) ->
         trees,
     };
     let outcome = search.run(task);
-    let memory = search.memory(&[]);
-    search.log.finish(task, outcome, memory, 0)
+    let stats = &search.log.stats;
+    let line = format!(
+        "symbolic search: {} layers closed, {} images (the expanded and generated counts below)",
+        stats.expanded, stats.generated
+    );
+    search.log.line(line);
+    search.log.finish(task, outcome, 0, 0)
 }
 
 impl<'a> Search<'a> {
