@@ -540,6 +540,14 @@ fn solved(
 /// admissible one, so that A* stays optimal; h_FF for the others).
 fn for_task(task: &Task, config: Config, options: &Options) -> Result<Config, PlannerError> {
     use crate::heuristic::{perimeter, unsupported_feature};
+    if let Some(kind) = config.search_kind()
+        && let Some(feature) = kind.unsupported_feature(task)
+    {
+        return Err(PlannerError::Unsupported(format!(
+            "search {} does not support {feature}, which this task has",
+            kind.name
+        )));
+    }
     if config.evaluators.iter().any(|e| e.perimeter)
         && let Some(feature) = unsupported_feature(perimeter::CONDITIONAL_EFFECTS, perimeter::AXIOMS, task)
     {

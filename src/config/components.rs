@@ -45,6 +45,8 @@ preferred_successors_first=false, cost_type=...)",
 /// when its strategy depends on one, preferred operators when it uses them,
 /// a successor order when it is lazy, a probe when it is optimal.
 struct Shape {
+    /// Takes heuristics (every search but the symbolic one).
+    evaluated: bool,
     weighted: bool,
     lazy: bool,
     preferred: bool,
@@ -53,17 +55,23 @@ struct Shape {
 
 impl Shape {
     fn of(kind: &SearchKind) -> Shape {
+        let symbolic = (kind.strategy)(2.0).is_symbolic();
         Shape {
+            evaluated: !symbolic,
             weighted: (kind.strategy)(1.0) != (kind.strategy)(2.0),
             lazy: (kind.strategy)(2.0).is_lazy(),
             preferred: kind.preferred_operators,
-            probe: kind.optimal,
+            // A probe is a short A* run with pattern databases.
+            probe: kind.optimal && !symbolic,
         }
     }
 
     /// `name(eval, w=2, ...)`, for `--help`.
     fn signature(&self, name: &str) -> String {
-        let mut params = vec![if self.lazy { "[evals]" } else { "eval" }.to_string()];
+        let mut params = Vec::new();
+        if self.evaluated {
+            params.push(if self.lazy { "[evals]" } else { "eval" }.to_string());
+        }
         if self.weighted {
             params.push("w=2".into());
         }
@@ -447,10 +455,17 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
         ));
     };
     let shape = Shape::of(kind);
-    let mut params = vec!["eval", "evals"];
-    let (mut evals, explicit) = match call.get(Some(0), &["eval", "evals"]) {
-        Some(e) => (evaluators(e, env)?, true),
-        None => (vec![Evaluator::new(kind.default_heuristic)], false),
+    let mut params = Vec::new();
+    let (mut evals, explicit) = match shape.evaluated {
+        true => {
+            params.extend(["eval", "evals"]);
+            match call.get(Some(0), &["eval", "evals"]) {
+                Some(e) => (evaluators(e, env)?, true),
+                None => (vec![Evaluator::new(kind.default_heuristic)], false),
+            }
+        }
+        // Its entry's default stands in the configuration and is never built.
+        false => (vec![Evaluator::new(kind.default_heuristic)], false),
     };
     let weight = if shape.weighted {
         params.push("w");
@@ -491,7 +506,7 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
     }
     // The search's own cost type orders nothing in a greedy search (g is no key).
     params.push("cost_type");
-    let greedy = !(shape.weighted || shape.probe);
+    let greedy = !(shape.weighted || kind.optimal);
     only(
         call.get(None, &["cost_type"]),
         |c| cost_type(c).map(|t| greedy || t == CostType::Normal),
@@ -611,6 +626,7 @@ pub fn print(config: &Config) -> String {
         _ => None,
     };
     match lazy {
+        _ if config.search.is_symbolic() => {}
         Some(_) => args.push(format!("[{}]", evals.join(", "))),
         None => args.push(evals.join(", ")),
     }

@@ -109,6 +109,11 @@ impl Config {
         Ok(())
     }
 
+    /// The registered search this configuration runs.
+    pub fn search_kind(&self) -> Option<&'static crate::search::SearchKind> {
+        crate::search::kind(components::search_name(self.search))
+    }
+
     /// The first heuristic: the guide of an eager search.
     pub fn heuristic(&self) -> &'static HeuristicKind {
         self.evaluators[0].kind

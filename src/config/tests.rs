@@ -259,3 +259,22 @@ fn searches_print_under_their_registry_names() {
         assert!(config.to_string().starts_with(&format!("{}(", kind.name)), "{config}");
     }
 }
+
+/// The symbolic search takes no heuristic: its spec is `symbolic()`, and
+/// a heuristic or a cost type other than the task's is refused.
+#[test]
+fn the_symbolic_search_takes_no_heuristic() {
+    let config = parsed("symbolic()");
+    assert_eq!(config.search, Strategy::Symbolic);
+    assert!(!config.explicit_heuristic);
+    assert_eq!(config.to_string(), "symbolic()");
+    assert_eq!(parsed(&config.to_string()), config);
+    for (spec, message) in [
+        ("symbolic(lmcut())", "`symbolic` takes no more arguments"),
+        ("symbolic(cost_type=one)", "corvus's searches count the task's costs"),
+        ("symbolic(probe=true)", "`symbolic` has no parameter `probe`"),
+    ] {
+        let error = Config::parse(spec).expect_err(spec);
+        assert!(error.show(spec).contains(message), "{}", error.show(spec));
+    }
+}

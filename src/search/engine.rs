@@ -278,8 +278,8 @@ impl Engine<'_, '_, '_> {
         match self.strategy {
             Strategy::Astar => (node.g.saturating_add(h), h),
             Strategy::WeightedAstar(w) => (node.g.saturating_add(weighted(w, h)), h),
-            // The lazy strategies run on their own engine.
-            Strategy::Greedy | Strategy::Lazy(_) => (h, 0),
+            // The lazy and symbolic strategies run on their own engines.
+            Strategy::Greedy | Strategy::Lazy(_) | Strategy::Symbolic => (h, 0),
         }
     }
 

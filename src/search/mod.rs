@@ -19,6 +19,7 @@ pub mod novelty;
 mod open_list;
 mod progress;
 mod successor;
+mod symbolic;
 #[cfg(test)]
 mod tests;
 mod type_based;
@@ -26,7 +27,7 @@ mod type_based;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::heuristic::{Heuristic, HeuristicKind, lmcut, relax};
+use crate::heuristic::{Heuristic, HeuristicKind, blind, lmcut, relax};
 use crate::task::{OpId, Task};
 
 pub use lazy::{Exploration, Guide, LazyOptions, NoveltyUse, SuccessorOrder};
@@ -46,12 +47,20 @@ pub enum Strategy {
     /// heuristic (see [`search_lazy`]); greedy, or weighted A* with
     /// [`LazyOptions::weight`].
     Lazy(LazyOptions),
+    /// Bidirectional uniform-cost search over BDDs (see [`symbolic`]): no
+    /// heuristic, optimal plans.
+    Symbolic,
 }
 
 impl Strategy {
     /// True for the lazy engine, which takes several heuristics.
     pub fn is_lazy(self) -> bool {
         matches!(self, Strategy::Lazy(_))
+    }
+
+    /// True for the symbolic search, which takes no heuristic.
+    pub fn is_symbolic(self) -> bool {
+        matches!(self, Strategy::Symbolic)
     }
 }
 
@@ -71,11 +80,23 @@ pub struct SearchKind {
     pub default_heuristic: &'static HeuristicKind,
     /// The engine strategy, given the weight of weighted A*.
     pub strategy: fn(weight: f64) -> Strategy,
+    /// Handles tasks with conditional effects.
+    pub conditional_effects: bool,
+    /// Handles tasks with derived predicates.
+    pub axioms: bool,
 }
 
 impl SearchKind {
+    /// The first feature of `task` this search cannot handle.
+    pub fn unsupported_feature(&self, task: &Task) -> Option<&'static str> {
+        crate::heuristic::unsupported_feature(self.conditional_effects, self.axioms, task)
+    }
+
     /// `--help` text: the help line and the declared properties.
     pub fn describe(&self) -> String {
+        if (self.strategy)(2.0).is_symbolic() {
+            return format!("{} (optimal)", self.help);
+        }
         let optimality = if self.optimal {
             "optimal with an admissible heuristic"
         } else {
@@ -100,6 +121,8 @@ pub static ASTAR: SearchKind = SearchKind {
     preferred_operators: false,
     default_heuristic: &lmcut::LM_CUT,
     strategy: |_| Strategy::Astar,
+    conditional_effects: true,
+    axioms: true,
 };
 
 pub static GBFS: SearchKind = SearchKind {
@@ -109,6 +132,8 @@ pub static GBFS: SearchKind = SearchKind {
     preferred_operators: true,
     default_heuristic: &relax::HFF,
     strategy: |_| Strategy::Greedy,
+    conditional_effects: true,
+    axioms: true,
 };
 
 pub static WASTAR: SearchKind = SearchKind {
@@ -118,6 +143,8 @@ pub static WASTAR: SearchKind = SearchKind {
     preferred_operators: false,
     default_heuristic: &relax::HFF,
     strategy: Strategy::WeightedAstar,
+    conditional_effects: true,
+    axioms: true,
 };
 
 pub static LAZY: SearchKind = SearchKind {
@@ -128,6 +155,8 @@ pub static LAZY: SearchKind = SearchKind {
     preferred_operators: true,
     default_heuristic: &relax::HFF,
     strategy: |_| Strategy::Lazy(LazyOptions::default()),
+    conditional_effects: true,
+    axioms: true,
 };
 
 pub static LAZY_WASTAR: SearchKind = SearchKind {
@@ -143,6 +172,8 @@ iterations",
             ..LazyOptions::default()
         })
     },
+    conditional_effects: true,
+    axioms: true,
 };
 
 pub static BFWS: SearchKind = SearchKind {
@@ -157,6 +188,8 @@ pub static BFWS: SearchKind = SearchKind {
             ..LazyOptions::default()
         })
     },
+    conditional_effects: true,
+    axioms: true,
 };
 
 pub static LAZY_WIDTH: SearchKind = SearchKind {
@@ -171,10 +204,33 @@ pub static LAZY_WIDTH: SearchKind = SearchKind {
             ..LazyOptions::default()
         })
     },
+    conditional_effects: true,
+    axioms: true,
+};
+
+pub static SYMBOLIC: SearchKind = SearchKind {
+    name: "symbolic",
+    help: "bidirectional uniform-cost search over BDDs of the finite-domain variables (takes no heuristic)",
+    optimal: true,
+    preferred_operators: false,
+    // Never built: the symbolic search evaluates no state.
+    default_heuristic: &blind::BLIND,
+    strategy: |_| Strategy::Symbolic,
+    conditional_effects: symbolic::CONDITIONAL_EFFECTS,
+    axioms: symbolic::AXIOMS,
 };
 
 /// Every search algorithm the command line offers, in `--help` order.
-pub static KINDS: &[&SearchKind] = &[&ASTAR, &GBFS, &WASTAR, &LAZY, &LAZY_WASTAR, &BFWS, &LAZY_WIDTH];
+pub static KINDS: &[&SearchKind] = &[
+    &ASTAR,
+    &GBFS,
+    &WASTAR,
+    &LAZY,
+    &LAZY_WASTAR,
+    &BFWS,
+    &LAZY_WIDTH,
+    &SYMBOLIC,
+];
 
 /// The registered search algorithm of this name.
 pub fn kind(name: &str) -> Option<&'static SearchKind> {
@@ -301,6 +357,7 @@ pub fn search(
             let mut guides = [Guide::new(guide, config.preferred_operators)];
             lazy::run(task, &mut guides, options, config, interrupt_flag())
         }
+        Strategy::Symbolic => symbolic::run(task, config, interrupt_flag()),
         _ => engine::run(task, guide, prune, config, interrupt_flag()),
     }
 }

@@ -1,0 +1,187 @@
+//! The symbolic search against exact solvers: optimal costs on hand-built
+//! and random tasks, proofs within bounds, refusals and limits.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::encoding::Encoding;
+use super::*;
+use crate::heuristic::blind::Blind;
+use crate::rng::Lcg;
+use crate::search::tests::{chain, config, dijkstra, grid, hanoi, switches, test_tasks};
+use crate::search::{SYMBOLIC, Strategy, search};
+use crate::task::invariants::tests::{grid as sokoban, hanoi as hanoi_pegs, hanoi_between};
+use crate::task::testing::{random_adl_task, random_task, replay};
+
+fn symbolic(task: &Task, bound: Option<u64>) -> (Outcome, Statistics) {
+    let mut c = config(Strategy::Symbolic);
+    c.bound = bound;
+    run(task, &c, &AtomicBool::new(false))
+}
+
+/// The cost of the symbolic search's plan, checked by replaying it; `None`
+/// when it proves that there is none.
+fn symbolic_cost(task: &Task, bound: Option<u64>) -> Option<u64> {
+    match symbolic(task, bound).0 {
+        Outcome::Solved(plan) => {
+            let cost = replay(task, &plan);
+            assert!(cost.is_some(), "invalid plan {plan:?}");
+            cost
+        }
+        Outcome::Unsolvable => None,
+        other => panic!("unexpected outcome {other:?}"),
+    }
+}
+
+fn hand_built() -> Vec<Task> {
+    let mut tasks = test_tasks();
+    tasks.extend([
+        chain(10),
+        // Everything free but the last step; everything free.
+        grid(4, 4, &[], |x, y| if (x, y) == (3, 3) { 5 } else { 0 }),
+        grid(4, 4, &[], |_, _| 0),
+        hanoi(4),
+        sokoban(4, 3, (0, 1), &[(1, 1)], &[(3, 1)]),
+        sokoban(4, 4, (0, 0), &[(1, 1), (2, 2)], &[(2, 1), (1, 2)]),
+    ]);
+    tasks
+}
+
+#[test]
+fn finds_optimal_plans_on_hand_built_tasks() {
+    for task in hand_built() {
+        assert_eq!(symbolic_cost(&task, None), dijkstra(&task));
+    }
+    // Known optima: 2^n - 1 moves on three pegs, 5 for three discs on four.
+    assert_eq!(symbolic_cost(&hanoi_pegs(3, 3), None), Some(7));
+    assert_eq!(symbolic_cost(&hanoi_pegs(5, 3), None), Some(31));
+    assert_eq!(symbolic_cost(&hanoi_pegs(3, 4), None), Some(5));
+    assert_eq!(symbolic_cost(&chain(10), None), Some(7));
+}
+
+#[test]
+fn a_task_without_facts_or_operators() {
+    use crate::task::testing::task;
+    // The empty goal holds initially; an unreachable one is proved so.
+    assert_eq!(symbolic_cost(&task(0, &[], &[], &[], &[]), None), Some(0));
+    assert_eq!(symbolic_cost(&task(1, &[], &[], &[0], &[]), None), None);
+}
+
+#[test]
+fn the_invariant_groups_become_variables_of_several_values() {
+    let encoding = Encoding::new(&hanoi_pegs(5, 3)).expect("encodable");
+    let (variables, bits) = encoding.size();
+    // Fewer bits than facts: the groups are encoded in binary.
+    assert!(
+        bits < hanoi_pegs(5, 3).num_facts(),
+        "{variables} variables in {bits} bits"
+    );
+}
+
+#[test]
+fn a_bound_below_the_optimum_is_a_proof_and_the_optimum_is_within_it() {
+    for task in hand_built() {
+        let Some(optimum) = dijkstra(&task) else {
+            continue;
+        };
+        if optimum > 0 {
+            let (outcome, _) = symbolic(&task, Some(optimum - 1));
+            assert_eq!(outcome, Outcome::Unsolvable);
+        }
+        assert_eq!(symbolic_cost(&task, Some(optimum)), Some(optimum));
+        assert_eq!(symbolic_cost(&task, Some(optimum + 3)), Some(optimum));
+    }
+    // An exact-k question on Hanoi: 7 moves for three discs, none in 6.
+    let task = hanoi_pegs(3, 3);
+    assert_eq!(symbolic(&task, Some(6)).0, Outcome::Unsolvable);
+    assert_eq!(symbolic_cost(&task, Some(7)), Some(7));
+}
+
+#[test]
+fn unsolvable_tasks_are_proved_so() {
+    let walled = grid(5, 5, &[(0, 2), (1, 2), (2, 2), (3, 2), (4, 2)], |_, _| 1);
+    for task in [walled, switches(5, false)] {
+        assert_eq!(dijkstra(&task), None);
+        let (outcome, stats) = symbolic(&task, None);
+        assert_eq!(outcome, Outcome::Unsolvable);
+        assert!(stats.expanded > 0);
+    }
+}
+
+#[test]
+fn conditional_effects_and_derived_predicates_are_refused() {
+    let mut rng = Lcg::new(7);
+    let task = random_adl_task(&mut rng, 6, 6);
+    assert!(task.has_axioms());
+    assert!(Encoding::new(&task).is_err());
+    assert!(SYMBOLIC.unsupported_feature(&task).is_some());
+    assert_eq!(SYMBOLIC.unsupported_feature(&hanoi(3)), None);
+    // On such a task the search says it decided nothing.
+    assert_eq!(symbolic(&task, None).0, Outcome::Incomplete);
+}
+
+#[test]
+fn limits_stop_the_search() {
+    let task = hanoi_pegs(9, 3);
+    let mut c = config(Strategy::Symbolic);
+    c.limits.time = Some(Duration::ZERO);
+    assert_eq!(run(&task, &c, &AtomicBool::new(false)).0, Outcome::OutOfTime);
+    let mut c = config(Strategy::Symbolic);
+    c.limits.memory_bytes = Some(1 << 10);
+    let (outcome, stats) = run(&task, &c, &AtomicBool::new(false));
+    assert_eq!(outcome, Outcome::OutOfMemory);
+    assert!(stats.peak_memory_bytes > 1 << 10);
+    let c = config(Strategy::Symbolic);
+    assert_eq!(run(&task, &c, &AtomicBool::new(true)).0, Outcome::Interrupted);
+    let mut c = config(Strategy::Symbolic);
+    c.limits.expansions = Some(3);
+    let (outcome, stats) = run(&task, &c, &AtomicBool::new(false));
+    assert_eq!((outcome, stats.expanded), (Outcome::ExpansionLimit, 3));
+}
+
+/// Symbolic search and A* with the blind heuristic agree on the optimal
+/// cost of random small tasks (zero costs, negative preconditions and goals,
+/// deletes of facts not required), also against a bound.
+#[test]
+fn agrees_with_astar_on_random_tasks() {
+    let mut rng = Lcg::new(2026);
+    let mut solved = 0;
+    for _ in 0..300 {
+        let task = random_task(&mut rng, 6, 8);
+        let astar = match search(&task, &mut Blind::new(&task), None, &config(Strategy::Astar)).0 {
+            Outcome::Solved(plan) => replay(&task, &plan),
+            Outcome::Unsolvable => None,
+            other => panic!("A*: {other:?}"),
+        };
+        assert_eq!(symbolic_cost(&task, None), astar, "{task:?}");
+        if let Some(cost) = astar {
+            solved += 1;
+            if cost > 0 {
+                assert_eq!(symbolic(&task, Some(cost - 1)).0, Outcome::Unsolvable);
+            }
+        }
+    }
+    // Both outcomes occur.
+    assert!(solved > 30 && solved < 300, "{solved} solved");
+}
+
+/// On random Hanoi segments (multi-valued variables, exactly-one groups):
+/// the symbolic optimum is Dijkstra's.
+#[test]
+fn agrees_with_dijkstra_on_random_hanoi_segments() {
+    let mut rng = Lcg::new(11);
+    for _ in 0..12 {
+        let discs = 2 + rng.below(3) as usize;
+        let pegs = 3 + rng.below(2) as usize;
+        let names: Vec<String> = (1..=discs).map(|i| format!("d{i}")).collect();
+        let peg_names: Vec<String> = (1..=pegs).map(|i| format!("p{i}")).collect();
+        let start: Vec<usize> = (0..discs).map(|_| rng.below(pegs as u64) as usize).collect();
+        let goal: Vec<usize> = (0..discs).map(|_| rng.below(pegs as u64) as usize).collect();
+        let task = hanoi_between(&names, &peg_names, &start, &goal);
+        assert_eq!(
+            symbolic_cost(&task, None),
+            dijkstra(&task),
+            "{start:?} to {goal:?} on {pegs} pegs"
+        );
+    }
+}
