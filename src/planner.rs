@@ -39,8 +39,9 @@ pub struct Options {
     pub config: Config,
     /// A sequential portfolio to run instead of `config` (whose first entry
     /// it then is): each entry gets its share of the time left when it
-    /// starts, the last one all of it, and the first plan ends the run (or,
-    /// with `anytime`, starts improving on it). Empty: `config` alone.
+    /// starts, the last one all of it; an entry out of time or memory hands
+    /// over to the next, and the first plan or a proof ends the run (or,
+    /// with `anytime`, a plan starts improving on it). Empty: `config` alone.
     pub portfolio: Vec<(Config, f64)>,
     pub bound: Option<Bound>,
     /// Treat every action as cost 1.
@@ -489,7 +490,10 @@ fn search_phase(
             Outcome::Interrupted => Status::Interrupted,
         };
         run.log(format!("{name}: {}", status.describe()));
-        let stop = matches!(status, Status::Interrupted | Status::OutOfMemory);
+        // An entry that ran out of memory has given it back by now (its
+        // search is over); the next entry starts afresh, as a portfolio of
+        // processes would. Only an interrupt ends the portfolio.
+        let stop = status == Status::Interrupted;
         last = Some((status, stats, name));
         if stop {
             break;

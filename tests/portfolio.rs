@@ -84,6 +84,33 @@ fn an_entry_without_a_plan_hands_over_on_time() {
 }
 
 #[test]
+fn an_entry_out_of_memory_hands_over_too() {
+    // Blind A* fills 300 MiB long before its 90 % of a minute; h_FF then
+    // solves the task in what memory the first entry gave back.
+    let (domain, problem) = gripper(30, "memory");
+    let options = Options {
+        limits: Limits {
+            time: Some(Duration::from_secs(60)),
+            memory_bytes: Some(300 << 20),
+            ..Limits::default()
+        },
+        ..portfolio(
+            &[("astar(blind())", 0.9), ("lazy([hff()])", 1.0)],
+            Duration::from_secs(60),
+        )
+    };
+    let start = Instant::now();
+    let report = planner::solve_files(&domain, &problem, &options).expect("runs");
+    assert_eq!(report.status, Status::Solved, "{:?}", report.config);
+    assert_eq!(report.config, "lazy([hff()])");
+    assert!(validated_cost(&domain, &problem, &report) > 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(54),
+        "the first entry stopped at its memory, not its time"
+    );
+}
+
+#[test]
 fn the_first_plan_ends_the_run() {
     let (domain, problem) = gripper(12, "first");
     let options = portfolio(
