@@ -277,4 +277,21 @@ impl Task {
     pub fn plan_cost(&self, plan: &[OpId]) -> u64 {
         plan.iter().map(|&o| self.operators[o as usize].cost as u64).sum()
     }
+
+    /// Replays `plan` with the task's own successor function (effects, then
+    /// derived facts): its cost if every step applies in turn and the goal
+    /// holds at the end.
+    pub fn replay_cost(&self, plan: &[OpId]) -> Option<u64> {
+        let mut state = self.initial_state();
+        let mut next = state.clone();
+        for &o in plan {
+            let op = self.operators.get(o as usize)?;
+            if !op.is_applicable(state.bits()) {
+                return None;
+            }
+            self.apply_into(op, state.bits(), next.bits_mut());
+            std::mem::swap(&mut state, &mut next);
+        }
+        self.is_goal(state.bits()).then(|| self.plan_cost(plan))
+    }
 }

@@ -208,21 +208,9 @@ pub fn random_adl_task_with(rng: &mut Lcg, num_facts: usize, num_ops: usize, rec
     )
 }
 
-/// Replays `plan` with the task's own successor function (effects, then
-/// derived facts): its cost if every step applies in turn and the goal holds
-/// at the end. The judge of plans in the tests.
+/// The judge of plans in the tests: [`Task::replay_cost`].
 pub fn replay(task: &Task, plan: &[OpId]) -> Option<u64> {
-    let mut state = task.initial_state();
-    let mut next = state.clone();
-    for &o in plan {
-        let op = task.operators.get(o as usize)?;
-        if !op.is_applicable(state.bits()) {
-            return None;
-        }
-        task.apply_into(op, state.bits(), next.bits_mut());
-        std::mem::swap(&mut state, &mut next);
-    }
-    task.is_goal(state.bits()).then(|| task.plan_cost(plan))
+    task.replay_cost(plan)
 }
 
 /// Exact goal distance of every state reachable from the initial state

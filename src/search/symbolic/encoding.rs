@@ -269,22 +269,21 @@ impl Encoding {
     /// (each contradicts a verified invariant).
     fn transition(&self, id: OpId, op: &Operator, fact_value: &[(usize, usize)]) -> Option<Transition> {
         let n = self.variables.len();
-        let mut pre: Vec<Option<usize>> = vec![None; n];
-        for &f in &op.pre {
-            let (v, code) = fact_value[f as usize];
-            if pre[v].is_some_and(|c| c != code) {
-                return None;
+        // The value each variable gets from `facts`; `None` when two of them
+        // are values of one variable.
+        let values = |facts: &[FactId]| {
+            let mut values: Vec<Option<usize>> = vec![None; n];
+            for &f in facts {
+                let (v, code) = fact_value[f as usize];
+                if values[v].is_some_and(|c| c != code) {
+                    return None;
+                }
+                values[v] = Some(code);
             }
-            pre[v] = Some(code);
-        }
-        let mut set: Vec<Option<usize>> = vec![None; n];
-        for &f in &op.add {
-            let (v, code) = fact_value[f as usize];
-            if set[v].is_some_and(|c| c != code) {
-                return None;
-            }
-            set[v] = Some(code);
-        }
+            Some(values)
+        };
+        let pre = values(&op.pre)?;
+        let mut set = values(&op.add)?;
         let mut clears: Vec<(usize, usize)> = Vec::new();
         // Deleted facts that must not hold where the operator applies.
         let mut excluded: Vec<(usize, usize)> = Vec::new();

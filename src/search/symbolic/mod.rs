@@ -239,7 +239,7 @@ impl<'a> Search<'a> {
             return Outcome::Unsolvable;
         };
         match self.plan(&forward, &backward, &meeting) {
-            Some(plan) if replay_cost(task, &plan) == Some(meeting.cost) => Outcome::Solved(plan),
+            Some(plan) if task.replay_cost(&plan) == Some(meeting.cost) => Outcome::Solved(plan),
             _ => {
                 self.log
                     .line("symbolic search: the plan could not be read off the layers");
@@ -503,23 +503,6 @@ impl<'a> Search<'a> {
             cost = left;
         }
     }
-}
-
-/// The cost of `plan` if it leads from the initial state to a goal state,
-/// replayed on the task itself: the search's own check of what it read off
-/// the layers.
-fn replay_cost(task: &Task, plan: &[OpId]) -> Option<u64> {
-    let mut state = task.initial_state();
-    let mut next = state.clone();
-    for &o in plan {
-        let op = task.operators.get(o as usize)?;
-        if !op.is_applicable(state.bits()) {
-            return None;
-        }
-        task.apply_into(op, state.bits(), next.bits_mut());
-        std::mem::swap(&mut state, &mut next);
-    }
-    task.is_goal(state.bits()).then(|| task.plan_cost(plan))
 }
 
 /// A union of many sets built as they come, merged like a binary counter:
