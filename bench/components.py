@@ -24,7 +24,6 @@ time.
 import argparse
 import concurrent.futures
 import json
-import os
 import re
 import subprocess
 import sys
@@ -33,33 +32,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-
-
-def natural_key(name):
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
-
-
-def spread(items, n):
-    """n items spread over the list, the first and the last included."""
-    if n >= len(items):
-        return items
-    if n == 1:
-        return items[:1]
-    return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
-
-
-def tasks(suite, domains, n):
-    for folder in sorted(Path(suite).iterdir()):
-        if not folder.is_dir() or (domains and folder.name not in domains):
-            continue
-        domain = folder / "domain.pddl"
-        if not domain.exists():
-            continue
-        problems = sorted(
-            (p.name for p in folder.glob("*.pddl") if "domain" not in p.name), key=natural_key
-        )
-        for p in spread(problems, n):
-            yield folder.name, domain, folder / p
+sys.path.insert(0, str(HERE))
+# Only the standard library at import time: the suite's tasks, as the Lab experiment picks them.
+from experiment import default_suite, tasks  # noqa: E402
 
 
 def fd_driver():
@@ -123,7 +98,7 @@ def cmd_run(args):
         for line in out.read_text().splitlines():
             r = json.loads(line)
             done.add((r["domain"], r["problem"], r["name"]))
-    domains = set(args.domains.split(",")) if args.domains else None
+    domains = args.domains.split(",") if args.domains else None
     hard = None
     if args.only_hard:
         # Only the tasks where NAME failed or needed more than SECONDS.
@@ -131,7 +106,7 @@ def cmd_run(args):
         runs = load(out)
         hard = {(d, p) for (d, p, n), r in runs.items()
                 if n == base and (r["exit"] != 0 or r["wall"] > float(seconds))}
-    jobs = [(d, dom, p, name, spec) for (d, dom, p) in tasks(args.suite, domains, args.spread)
+    jobs = [(d, dom, p, name, spec) for (d, dom, p) in tasks(Path(args.suite).resolve(), domains, None, args.spread)
             for name, spec in specs if (d, p.name, name) not in done and (hard is None or (d, p.name) in hard)]
     print(f"{len(jobs)} runs", file=sys.stderr)
     with out.open("a") as f, concurrent.futures.ThreadPoolExecutor(args.processes) as pool:
@@ -245,7 +220,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run")
-    run.add_argument("--suite", default=os.environ.get("CORVUS_SHARED", str(HERE.parent.parent / "shared")) + "/ipc")
+    run.add_argument("--suite", default=str(default_suite()))
     run.add_argument("--domains")
     run.add_argument("--spread", type=int, default=5)
     run.add_argument("--time-limit", type=float, default=30)

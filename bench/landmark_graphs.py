@@ -18,7 +18,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from components import HERE, fd_driver, tasks  # noqa: E402
+from components import HERE, fd_driver  # noqa: E402
+from experiment import default_suite, tasks  # noqa: E402
 
 CORVUS_LINE = re.compile(
     r"Landmarks: (\d+) \((\d+) disjunctive\), orderings: (\d+) \((\d+) greedy-necessary, (\d+) natural, "
@@ -64,18 +65,14 @@ def fd_graph(domain, problem):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--suite", default=str(HERE.parent.parent / "shared" / "ipc"))
+    p.add_argument("--suite", default=str(default_suite()))
     p.add_argument("--first", type=int, default=2, help="the first N problems of each domain")
     p.add_argument("--corvus", default=str(HERE.parent / "target/release/corvus"))
     args = p.parse_args()
     print("| task | corvus landmarks (disj.) | FD landmarks (disj.) | FD negated atoms | FD none-of-those "
           "| FD other | corvus orderings gn/nat/r | FD orderings gn/nat/r |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    seen = {}
-    for name, domain, problem in tasks(args.suite, None, 10**6):
-        seen[name] = seen.get(name, 0) + 1
-        if seen[name] > args.first:
-            continue
+    for name, domain, problem in tasks(Path(args.suite).resolve(), None, args.first):
         try:
             c, f = corvus_graph(args.corvus, domain, problem), fd_graph(domain, problem)
         except subprocess.TimeoutExpired:
