@@ -346,10 +346,7 @@ fn run(
             if unit_cost { "length" } else { "cost" }
         ));
     }
-    let portfolio = portfolio
-        .iter()
-        .map(|(config, share)| Ok((for_task(&task, config.clone(), options)?, *share)))
-        .collect::<Result<Vec<_>, PlannerError>>()?;
+    let portfolio = fitted(&task, portfolio, options)?;
     let searched = Searched {
         domain,
         problem,
@@ -536,6 +533,29 @@ fn solved(
         found_cost,
     };
     anytime::improve(searched.domain, searched.problem, task, options, first, report, on_plan)
+}
+
+/// The portfolio as it runs on `task` ([`for_task`] for each entry). An
+/// entry that cannot run on the task (a search that does not support its
+/// conditional effects, say) is left out of a portfolio of several, and
+/// the others share its time; only when no entry can run is it an error.
+fn fitted(task: &Task, portfolio: &[(Config, f64)], options: &Options) -> Result<Vec<(Config, f64)>, PlannerError> {
+    let mut kept = Vec::new();
+    let mut refused = None;
+    for (config, share) in portfolio {
+        match for_task(task, config.clone(), options) {
+            Ok(config) => kept.push((config, *share)),
+            Err(PlannerError::Unsupported(why)) if portfolio.len() > 1 => {
+                log(options, format!("{config}: left out of the portfolio: {why}"));
+                refused.get_or_insert(PlannerError::Unsupported(why));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    match (kept.is_empty(), refused) {
+        (true, Some(e)) => Err(e),
+        _ => Ok(kept),
+    }
 }
 
 /// The configuration as it runs on `task`: a heuristic that cannot handle

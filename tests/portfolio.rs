@@ -177,3 +177,24 @@ fn the_command_line_runs_the_default_portfolio_and_names_its_entries() {
         "{log}"
     );
 }
+
+/// A search that cannot handle the task's conditional effects is left out
+/// of a portfolio, and the next entry gets its time; a portfolio of none
+/// that can is refused as its one entry would be.
+#[test]
+fn an_entry_that_cannot_run_on_the_task_is_left_out() {
+    let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl/miconic-simpleadl");
+    let (domain, problem) = (adl.join("domain.pddl"), adl.join("s1-0.pddl"));
+    let options = portfolio(&[("symbolic()", 0.5), ("astar(blind())", 1.0)], Duration::from_secs(20));
+    let report = planner::solve_files(&domain, &problem, &options).expect("runs");
+    assert_eq!(report.status, Status::Solved);
+    assert_eq!(report.config, "astar(blind())");
+    assert!(validated_cost(&domain, &problem, &report) > 0);
+
+    let alone = portfolio(&[("symbolic()", 1.0)], Duration::from_secs(20));
+    let refused = planner::solve_files(&domain, &problem, &alone).expect_err("symbolic search refuses");
+    assert_eq!(refused.exit_code(), corvus::exit::UNSUPPORTED);
+    let both = portfolio(&[("symbolic()", 0.5), ("symbolic()", 1.0)], Duration::from_secs(20));
+    let refused = planner::solve_files(&domain, &problem, &both).expect_err("no entry can run");
+    assert!(refused.to_string().contains("conditional effects"), "{refused}");
+}
