@@ -12,13 +12,10 @@ pub struct Alias {
     pub name: &'static str,
     /// One line for `--help` and the README.
     pub description: &'static str,
-    /// The configuration, as `--search` takes it; for a portfolio, its first
-    /// entry's.
-    pub spec: &'static str,
-    /// A sequential portfolio ([`crate::planner::Options::portfolio`]):
-    /// each entry's spec and its share of the time left when it starts,
-    /// the first one being `spec`. Empty for a single configuration.
-    pub portfolio: &'static [(&'static str, f64)],
+    /// What it runs, as `--search` takes it: one spec with share 1, or a
+    /// sequential portfolio ([`crate::planner::Options::configs`]), each
+    /// entry's spec with its share of the time left when it starts.
+    pub configs: &'static [(&'static str, f64)],
     /// After the first plan, search for cheaper ones (`--anytime`).
     pub anytime: bool,
 }
@@ -30,8 +27,7 @@ pub static ALIASES: &[Alias] = &[
         name: "seq-sat-corvus",
         description: "a first plan, by a sequential portfolio: lama-first with 30 % of the time, then BFWS \
 (width-based novelty first, h_FF second) with the rest; the first plan or a proof ends the run",
-        spec: "lazy([hff(cost=one), lmcount(cost=one)])",
-        portfolio: &[
+        configs: &[
             ("lazy([hff(cost=one), lmcount(cost=one)])", 0.3),
             ("bfws([hff(cost=one)])", 1.0),
         ],
@@ -41,8 +37,7 @@ pub static ALIASES: &[Alias] = &[
         name: "lama-first",
         description: "a first plan fast, as LAMA's first iteration: lazy greedy best-first search with h_FF and \
 the landmark count on unit costs, their preferred operators in open lists of their own",
-        spec: "lazy([hff(cost=one), lmcount(cost=one)])",
-        portfolio: &[],
+        configs: &[("lazy([hff(cost=one), lmcount(cost=one)])", 1.0)],
         anytime: false,
     },
     Alias {
@@ -50,29 +45,25 @@ the landmark count on unit costs, their preferred operators in open lists of the
         description: "lama-first's plan, then cheaper ones until the time limit (restarting lazy searches with both \
 heuristics on costs + 1: greedy when the task has action costs, then weighted A* with weights 5, 3, 2, 1, 1, ...), \
 each written to PLANFILE.1, PLANFILE.2, ...",
-        spec: "lazy([hff(cost=one), lmcount(cost=one)])",
-        portfolio: &[],
+        configs: &[("lazy([hff(cost=one), lmcount(cost=one)])", 1.0)],
         anytime: true,
     },
     Alias {
         name: "seq-opt-lmcut",
         description: "optimal plans: A* with LM-cut",
-        spec: "astar(lmcut())",
-        portfolio: &[],
+        configs: &[("astar(lmcut())", 1.0)],
         anytime: false,
     },
     Alias {
         name: "seq-opt-pdb",
         description: "optimal plans: A* with pattern databases (hill-climbing selection, saturated cost partitioning)",
-        spec: "astar(pdb())",
-        portfolio: &[],
+        configs: &[("astar(pdb())", 1.0)],
         anytime: false,
     },
     Alias {
         name: "seq-opt-blind",
         description: "optimal plans without a heuristic: A* with the blind heuristic, a baseline",
-        spec: "astar(blind())",
-        portfolio: &[],
+        configs: &[("astar(blind())", 1.0)],
         anytime: false,
     },
 ];
@@ -94,20 +85,18 @@ pub fn get(name: &str) -> Option<&'static Alias> {
     ALIASES.iter().find(|a| a.name == name)
 }
 
-/// What a door asks for: a configuration (for a portfolio, its first
-/// entry), the portfolio if it is one, and whether it is an anytime run.
+/// What a door asks for: the configurations (one, or a portfolio's
+/// entries with their shares) and whether it is an anytime run.
 #[derive(Clone, Debug)]
 pub struct Choice {
-    pub config: Config,
-    pub portfolio: Vec<(Config, f64)>,
+    pub configs: Vec<(Config, f64)>,
     pub anytime: bool,
 }
 
 impl Choice {
     fn single(config: Config, anytime: bool) -> Self {
         Choice {
-            config,
-            portfolio: Vec::new(),
+            configs: vec![(config, 1.0)],
             anytime,
         }
     }
@@ -115,9 +104,18 @@ impl Choice {
     /// Changes every configuration of it alike (the command line's
     /// `--cost-type`, `--no-preferred`, ... on top of any configuration).
     pub fn map(mut self, f: impl Fn(Config) -> Config) -> Self {
-        self.config = f(self.config);
-        self.portfolio = self.portfolio.into_iter().map(|(c, share)| (f(c), share)).collect();
+        self.configs = self.configs.into_iter().map(|(c, share)| (f(c), share)).collect();
         self
+    }
+
+    /// The options of a run with these configurations and otherwise
+    /// default options (no limits, no bound, silent).
+    pub fn options(self) -> Options {
+        Options {
+            configs: self.configs,
+            anytime: self.anytime,
+            ..Options::default()
+        }
     }
 }
 
@@ -182,22 +180,21 @@ pub fn choose(
 }
 
 impl Alias {
-    /// The configuration. An alias's heuristics are not the user's own
-    /// choice: one that cannot handle a task is replaced, as a default is.
+    /// The configuration, or a portfolio's first. An alias's heuristics are
+    /// not the user's own choice: one that cannot handle a task is
+    /// replaced, as a default is.
     pub fn config(&self) -> Config {
-        parsed(self.spec)
+        parsed(self.configs[0].0)
     }
 
     /// What it asks for, as [`choose`] returns it.
     pub fn choice(&self) -> Choice {
-        let portfolio = self
-            .portfolio
-            .iter()
-            .map(|&(spec, share)| (parsed(spec), share))
-            .collect();
         Choice {
-            config: self.config(),
-            portfolio,
+            configs: self
+                .configs
+                .iter()
+                .map(|&(spec, share)| (parsed(spec), share))
+                .collect(),
             anytime: self.anytime,
         }
     }
@@ -205,24 +202,18 @@ impl Alias {
     /// The options of a run with this configuration and otherwise default
     /// options (no limits, no bound, silent).
     pub fn options(&self) -> Options {
-        let choice = self.choice();
-        Options {
-            config: choice.config,
-            portfolio: choice.portfolio,
-            anytime: self.anytime,
-            ..Options::default()
-        }
+        self.choice().options()
     }
 
     /// `--help` text: what it does, and the spec it stands for (a
     /// portfolio's, entry by entry with its share).
     pub fn help(&self) -> String {
         let anytime = if self.anytime { " --anytime" } else { "" };
-        if self.portfolio.is_empty() {
-            return format!("{} [--search \"{}\"{anytime}]", self.description, self.spec);
+        if let [(spec, _)] = self.configs {
+            return format!("{} [--search \"{spec}\"{anytime}]", self.description);
         }
         let entries: Vec<String> = self
-            .portfolio
+            .configs
             .iter()
             .map(|(spec, share)| format!("\"{spec}\" @ {share}"))
             .collect();
@@ -262,23 +253,19 @@ mod tests {
         assert_eq!(ALIASES.len(), expected.len());
         for (name, config, anytime) in expected {
             let alias = get(name).expect(name);
-            assert!(Config::parse(alias.spec).is_ok(), "{name}: {}", alias.spec);
             let options = alias.options();
-            assert_eq!(options.config, config, "{name}");
+            assert_eq!(options.configs[0].0, config, "{name}");
             assert_eq!(options.anytime, anytime, "{name}");
-            // The spec prints as it is written.
-            assert_eq!(options.config.to_string(), alias.spec, "{name}");
-            // A portfolio starts with its spec, every entry parses and
-            // prints as written, and the shares are fractions.
-            if let Some(&(first, _)) = alias.portfolio.first() {
-                assert_eq!(first, alias.spec, "{name}");
-                assert_eq!(options.portfolio.len(), alias.portfolio.len());
-                for ((config, share), &(spec, written)) in options.portfolio.iter().zip(alias.portfolio) {
-                    assert_eq!(config.to_string(), spec, "{name}");
-                    assert_eq!(*share, written);
-                    assert!(*share > 0.0 && *share <= 1.0, "{name}: {spec} @ {share}");
-                }
+            // Every entry parses and prints as written, the shares are
+            // fractions, and the last entry takes all the time left.
+            assert_eq!(options.configs.len(), alias.configs.len());
+            for ((config, share), &(spec, written)) in options.configs.iter().zip(alias.configs) {
+                assert!(Config::parse(spec).is_ok(), "{name}: {spec}");
+                assert_eq!(config.to_string(), spec, "{name}");
+                assert_eq!(*share, written);
+                assert!(*share > 0.0 && *share <= 1.0, "{name}: {spec} @ {share}");
             }
+            assert_eq!(alias.configs.last().map(|&(_, share)| share), Some(1.0), "{name}");
         }
     }
 
@@ -288,9 +275,8 @@ mod tests {
     #[test]
     fn the_default_is_a_portfolio_that_starts_with_lama_first() {
         let default = choose(None, None, &[], None).expect("the default");
-        assert_eq!(default.config, get("lama-first").expect("lama-first").config());
-        assert_eq!(default.portfolio.first().map(|(c, _)| c), Some(&default.config));
-        assert!(default.portfolio.len() > 1);
+        assert_eq!(default.configs[0].0, get("lama-first").expect("lama-first").config());
+        assert!(default.configs.len() > 1);
         assert!(!default.anytime);
     }
 

@@ -31,18 +31,17 @@ pub enum Bound {
     Steps(u64),
 }
 
-/// Everything a run is given besides the task: the configuration to run
+/// Everything a run is given besides the task: the configurations to run
 /// (`solve`; the bounded portfolio brings its own) and the run's bound,
 /// cost model, limits and logging.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
-    pub config: Config,
-    /// A sequential portfolio to run instead of `config` (whose first entry
-    /// it then is): each entry gets its share of the time left when it
+    /// What `solve` runs: one configuration with share 1, or a sequential
+    /// portfolio. Each entry gets its share of the time left when it
     /// starts, the last one all of it; an entry out of time or memory hands
     /// over to the next, and the first plan or a proof ends the run (or,
-    /// with `anytime`, a plan starts improving on it). Empty: `config` alone.
-    pub portfolio: Vec<(Config, f64)>,
+    /// with `anytime`, a plan starts improving on it).
+    pub configs: Vec<(Config, f64)>,
     pub bound: Option<Bound>,
     /// Treat every action as cost 1.
     pub unit_cost: bool,
@@ -59,22 +58,34 @@ pub struct Options {
     pub no_action_elimination: bool,
 }
 
+impl Default for Options {
+    fn default() -> Self {
+        Options::single(Config::default())
+    }
+}
+
 impl Options {
-    /// What `solve` runs: the portfolio, or `config` alone.
-    pub fn configurations(&self) -> Vec<(Config, f64)> {
-        match self.portfolio.is_empty() {
-            true => vec![(self.config.clone(), 1.0)],
-            false => self.portfolio.clone(),
+    /// Options that run `config` alone, and otherwise the defaults (no
+    /// limits, no bound, silent).
+    pub fn single(config: Config) -> Self {
+        Options {
+            configs: vec![(config, 1.0)],
+            bound: None,
+            unit_cost: false,
+            limits: Limits::default(),
+            pack_states: false,
+            verbose: false,
+            anytime: false,
+            no_action_elimination: false,
         }
     }
 
     /// What `solve` runs, in corvus's spelling: the spec, or the
     /// portfolio's entries with their shares (`SPEC @ SHARE; ...`).
     pub fn describe(&self) -> String {
-        match self.portfolio.is_empty() {
-            true => self.config.to_string(),
-            false => self
-                .portfolio
+        match self.configs.as_slice() {
+            [(config, _)] => config.to_string(),
+            entries => entries
                 .iter()
                 .map(|(c, share)| format!("{c} @ {share}"))
                 .collect::<Vec<_>>()
@@ -221,7 +232,7 @@ pub fn solve_loaded_with(
     match loaded {
         Ok(loaded) => {
             let (d, p) = loaded?;
-            run(&d, &p, options, &options.configurations(), on_plan)
+            run(&d, &p, options, &options.configs, on_plan)
         }
         Err(stopped) => Ok(stopped_report(stopped, GroundStats::default(), start, options)),
     }
@@ -540,6 +551,9 @@ fn solved(
 /// conditional effects, say) is left out of a portfolio of several, and
 /// the others share its time; only when no entry can run is it an error.
 fn fitted(task: &Task, portfolio: &[(Config, f64)], options: &Options) -> Result<Vec<(Config, f64)>, PlannerError> {
+    if portfolio.is_empty() {
+        return Err(PlannerError::Unsupported("no configuration to run".to_string()));
+    }
     let mut kept = Vec::new();
     let mut refused = None;
     for (config, share) in portfolio {

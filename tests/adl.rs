@@ -392,7 +392,7 @@ fn existential_and_disjunctive_preconditions_are_planned_for_through_the_normal_
     // `power` gets the lamp of its `exists` as an extra parameter that plans
     // do not show; `switch-on` becomes variants, one per disjunct.
     let options = Options {
-        config: Config::new(Strategy::Astar, &blind::BLIND),
+        configs: vec![(Config::new(Strategy::Astar, &blind::BLIND), 1.0)],
         ..Options::default()
     };
     let report = planner::solve_files(&data("lights-domain.pddl"), &data("lights-p2.pddl"), &options)

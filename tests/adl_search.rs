@@ -61,7 +61,7 @@ fn assert_accepted(domain: &Path, problem: &Path) {
 
 fn options(config: Config, seconds: u64) -> Options {
     Options {
-        config,
+        configs: vec![(config, 1.0)],
         limits: Limits {
             time: Some(Duration::from_secs(seconds)),
             ..Limits::default()

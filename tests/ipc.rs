@@ -122,7 +122,7 @@ fn every_corpus_file_parses_and_checks() {
 
 fn gbfs_hff(seconds: u64) -> Options {
     Options {
-        config: Config::new(Strategy::Greedy, &relax::HFF),
+        configs: vec![(Config::new(Strategy::Greedy, &relax::HFF), 1.0)],
         limits: Limits {
             time: Some(std::time::Duration::from_secs(seconds)),
             memory_bytes: None,
@@ -162,7 +162,7 @@ fn first_problems_solved_with_valid_plans(config: Config, per_domain: usize, roo
                     break;
                 }
                 let options = Options {
-                    config: config.clone(),
+                    configs: vec![(config.clone(), 1.0)],
                     ..gbfs_hff(if must_solve { 60 } else { 5 })
                 };
                 let report = match planner::solve_files(&domain, problem, &options) {
@@ -194,7 +194,7 @@ fn first_problems_solved_with_valid_plans(config: Config, per_domain: usize, roo
 
 #[test]
 fn first_problems_of_every_domain_are_solved_with_valid_plans() {
-    let solved = first_problems_solved_with_valid_plans(gbfs_hff(60).config, 3, &corpora());
+    let solved = first_problems_solved_with_valid_plans(Config::new(Strategy::Greedy, &relax::HFF), 3, &corpora());
     assert!(solved.len() >= 20, "solved only {solved:?}");
 }
 
@@ -232,7 +232,7 @@ fn lazy_search_and_bfws_solve_the_vendored_problems_with_valid_plans() {
 
 fn optimal_length(domain: &Path, problem: &Path, heuristic: &'static HeuristicKind) -> usize {
     let options = Options {
-        config: Config::new(Strategy::Astar, heuristic),
+        configs: vec![(Config::new(Strategy::Astar, heuristic), 1.0)],
         unit_cost: true,
         ..Options::default()
     };

@@ -1,4 +1,4 @@
-//! Sequential portfolios (`Options::portfolio`, the `seq-sat-corvus` alias):
+//! Sequential portfolios (`Options::configs`, the `seq-sat-corvus` alias):
 //! an entry that finds no plan within its share of the time hands over to
 //! the next, the first plan ends the run, and every plan is validated.
 
@@ -45,8 +45,7 @@ fn portfolio(entries: &[(&str, f64)], time: Duration) -> Options {
         .map(|&(spec, share)| (Config::parse(spec).expect("spec parses"), share))
         .collect();
     Options {
-        config: portfolio[0].0.clone(),
-        portfolio,
+        configs: portfolio,
         limits: Limits {
             time: Some(time),
             ..Limits::default()

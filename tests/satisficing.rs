@@ -166,7 +166,7 @@ fn anytime_plans(domain: &str, problem: &str, options: &Options) -> (Vec<u64>, R
 
 fn anytime_options(cost_type: CostType, time_limit: Option<Duration>) -> Options {
     Options {
-        config: Config::default().with_cost_type(cost_type),
+        configs: vec![(Config::default().with_cost_type(cost_type), 1.0)],
         limits: Limits {
             time: time_limit,
             ..Limits::default()
@@ -394,7 +394,7 @@ fn lama_improves_with_lazy_phases_on_both_heuristics() {
     // Through the planner, stopped by the time limit.
     let mut options = anytime_options(CostType::Normal, Some(Duration::from_secs(3)));
     let lama = corvus::aliases::get("lama").expect("alias");
-    options.config = lama.config();
+    options.configs = lama.choice().configs;
     options.anytime = lama.anytime;
     let (costs, report) = anytime_plans(&data(ELEVATORS), &data(ELEVATORS_P01), &options);
     assert!(!costs.is_empty());

@@ -66,8 +66,7 @@ fn options(
         choice = choice.map(|c| c.without_preferred_operators());
     }
     Ok(Options {
-        config: choice.config,
-        portfolio: choice.portfolio,
+        configs: choice.configs,
         anytime: choice.anytime,
         limits: Limits {
             time: time_limit.map(Limits::parse_time_limit).transpose()?,

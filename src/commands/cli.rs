@@ -318,8 +318,7 @@ impl SolveArgs {
         };
         let choice = self.config()?;
         Ok(Options {
-            config: choice.config,
-            portfolio: choice.portfolio,
+            configs: choice.configs,
             bound,
             unit_cost: self.unit_cost,
             limits: Limits {
