@@ -49,6 +49,14 @@ each written to PLANFILE.1, PLANFILE.2, ...",
         anytime: true,
     },
     Alias {
+        name: "seq-opt",
+        description: "an optimal plan, by a sequential portfolio: A* with pattern databases with 25 % of the time, \
+symbolic bidirectional search with half the rest, then A* with LM-cut; an entry that cannot run on the task (symbolic \
+search on conditional effects) is left out",
+        configs: &[("astar(pdb())", 0.25), ("symbolic()", 0.5), ("astar(lmcut())", 1.0)],
+        anytime: false,
+    },
+    Alias {
         name: "seq-opt-lmcut",
         description: "optimal plans: A* with LM-cut",
         configs: &[("astar(lmcut())", 1.0)],
@@ -246,6 +254,7 @@ mod tests {
             ("seq-sat-corvus", lama_first.clone(), false),
             ("lama-first", lama_first.clone(), false),
             ("lama", lama_first, true),
+            ("seq-opt", Config::new(Strategy::Astar, &pdb::PDB), false),
             ("seq-opt-lmcut", Config::new(Strategy::Astar, &lmcut::LM_CUT), false),
             ("seq-opt-pdb", Config::new(Strategy::Astar, &pdb::PDB), false),
             ("seq-opt-blind", Config::new(Strategy::Astar, &blind::BLIND), false),

@@ -550,6 +550,8 @@ fn solved(
 /// entry that cannot run on the task (a search that does not support its
 /// conditional effects, say) is left out of a portfolio of several, and
 /// the others share its time; only when no entry can run is it an error.
+/// An entry that would run as an earlier one does (both fell back to h_max,
+/// say) is left out too.
 fn fitted(task: &Task, portfolio: &[(Config, f64)], options: &Options) -> Result<Vec<(Config, f64)>, PlannerError> {
     if portfolio.is_empty() {
         return Err(PlannerError::Unsupported("no configuration to run".to_string()));
@@ -558,7 +560,15 @@ fn fitted(task: &Task, portfolio: &[(Config, f64)], options: &Options) -> Result
     let mut refused = None;
     for (config, share) in portfolio {
         match for_task(task, config.clone(), options) {
-            Ok(config) => kept.push((config, *share)),
+            // Two entries that fall back to the same heuristic would run
+            // the same search twice.
+            Ok(fitted) if kept.iter().any(|(k, _)| *k == fitted) => {
+                log(
+                    options,
+                    format!("{config}: left out of the portfolio: it runs as {fitted}, as an earlier entry does"),
+                );
+            }
+            Ok(fitted) => kept.push((fitted, *share)),
             Err(PlannerError::Unsupported(why)) if portfolio.len() > 1 => {
                 log(options, format!("{config}: left out of the portfolio: {why}"));
                 refused.get_or_insert(PlannerError::Unsupported(why));

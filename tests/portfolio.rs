@@ -197,3 +197,35 @@ fn an_entry_that_cannot_run_on_the_task_is_left_out() {
     let refused = planner::solve_files(&domain, &problem, &both).expect_err("no entry can run");
     assert!(refused.to_string().contains("conditional effects"), "{refused}");
 }
+
+/// The optimal portfolio on a task with conditional effects: the symbolic
+/// search cannot run, and LM-cut falls back to h_max as pattern databases
+/// did, so A* with h_max runs once, alone, and its plan is optimal.
+#[test]
+fn the_optimal_portfolio_runs_each_search_once() {
+    let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl/miconic-simpleadl");
+    let (d, p) = (adl.join("domain.pddl"), adl.join("s1-0.pddl"));
+    let dir = std::env::temp_dir().join(format!("corvus-portfolio-{}-opt", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let plan = dir.join("plan");
+    let (ds, ps, fs) = (d.to_str().unwrap(), p.to_str().unwrap(), plan.to_str().unwrap());
+    let out = common::corvus(&["solve", ds, ps, fs, "--alias", "seq-opt", "--time-limit", "20s"]);
+    let log = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(log.contains("symbolic(): left out of the portfolio"), "{log}");
+    assert!(
+        log.contains("astar(lmcut()): left out of the portfolio: it runs as astar(hmax())"),
+        "{log}"
+    );
+    assert_eq!(log.matches("search: astar(hmax())").count(), 1, "{log}");
+    let blind = Options {
+        configs: vec![(Config::parse("astar(blind())").expect("parses"), 1.0)],
+        ..Options::default()
+    };
+    let optimum = planner::solve_files(&d, &p, &blind).expect("runs");
+    let check = common::corvus(&["validate", ds, ps, fs]);
+    let verdict = common::stdout(&check);
+    assert_eq!(check.status.code(), Some(0), "{verdict}");
+    let cost = optimum.plan.expect("a plan").cost;
+    assert!(verdict.contains(&format!("cost {cost}")), "{verdict}: optimum {cost}");
+}
