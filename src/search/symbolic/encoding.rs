@@ -2,24 +2,29 @@
 //! (an invariant group of [`crate::task::invariants::variables`]) takes the
 //! binary code of its value, one fact of the group or "none of them" where
 //! the group is not exactly-one; the bits of a variable are adjacent, most
-//! significant first, variables in the cover's order.
+//! significant first, variables in an interaction-minimising order.
 //!
-//! An operator is a [`Transition`]: a condition on the state before it
-//! (preconditions and negative preconditions), the variables it sets, and
-//! the variables it clears only when they hold a deleted fact it does not
-//! require. Images are computed per transition without a transition
-//! relation: the condition conjoined and the set variables quantified away
-//! in one relational product, then their new values conjoined. A copy of
-//! the bits for the next state is never needed, since every transition
-//! leaves the variables it does not name as they were.
+//! Each bit has a primed copy right after it, for the state after a
+//! transition; sets of states use the unprimed bits only. An operator is a
+//! [`Relation`] between states before and after over the variables it
+//! changes (the others stay as they are): its preconditions on the bits
+//! before, its new values on the bits after, and for a variable it clears
+//! only when it holds a deleted fact it does not require, "none" after
+//! where it held the fact and the same value otherwise. Relations of equal
+//! cost are merged into few ([`Encoding::merged`]): an image is one
+//! relational product per relation (the conjunction with the states, the
+//! bits before of the changed variables quantified away in the same pass)
+//! and a renaming of the primed bits to unprimed ones, which keeps the BDD's
+//! shape since each primed bit stands next to its unprimed one.
 
-use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet, op_function};
+use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddVariable, BddVariableSet, op_function};
 
 use std::collections::HashMap;
 
 use crate::task::{FactId, MutexGroup, OpId, Operator, Task, invariants};
 
-/// Most BDD bits the encoding uses (the crate takes fewer than `u16::MAX - 1`).
+/// Most BDD bits the encoding uses, primed ones included (the crate takes
+/// fewer than `u16::MAX - 1`).
 const MAX_BITS: usize = u16::MAX as usize - 2;
 /// Largest constraint of the invariant groups the backward search keeps.
 const MAX_MUTEX_NODES: usize = 100_000;
@@ -27,67 +32,51 @@ const MAX_MUTEX_NODES: usize = 100_000;
 /// that bounds them on large tasks.
 const ORDER_STEPS: usize = 200_000;
 const ORDER_WORK: usize = 20_000_000;
+/// Largest merged transition relation, in BDD nodes: larger ones mean fewer
+/// images, each of which costs more (this crate shares no nodes or caches
+/// between operations, so an image is a product of its operands' sizes).
+pub(super) const MAX_RELATION_NODES: usize = 10_000;
 
 /// One finite-domain variable.
 struct Variable {
-    /// Its BDD bits, most significant first.
+    /// Its unprimed BDD bits, most significant first (each primed one is the
+    /// next BDD variable).
     bits: Vec<BddVariable>,
     /// Number of values: its facts, then "none" if it has one.
     values: usize,
     /// The code of "none of its facts", when the group is not exactly-one.
     none: Option<usize>,
-    /// The codes that stand for values (all codes when `values` is a power of two).
+    /// The codes that stand for values (all codes when `values` is a power
+    /// of two), on the unprimed bits.
     valid: Bdd,
+    /// Its value stays: each primed bit equals its unprimed one.
+    stays: Bdd,
 }
 
-/// A variable cleared by a delete of a fact the operator does not require:
-/// when it holds that fact it becomes "none", otherwise it stays.
-struct Clear {
-    /// The variable holds the deleted fact.
-    holds: Bdd,
-    holds_bits: Vec<(BddVariable, bool)>,
-    /// The variable is "none".
-    none: Bdd,
-    none_bits: Vec<(BddVariable, bool)>,
+/// Pairs of states before and after: over the unprimed bits, and over the
+/// primed bits of the variables it changes, which every other variable
+/// keeps.
+#[derive(Clone)]
+pub(super) struct Relation {
+    pub cost: u64,
+    bdd: Bdd,
+    /// The variables it may change, in increasing order.
+    changed: Vec<usize>,
+    /// Per BDD variable: an unprimed bit of a changed variable.
+    quantified: Vec<bool>,
+}
+
+impl Relation {
+    pub fn nodes(&self) -> usize {
+        self.bdd.size()
+    }
 }
 
 /// An operator over the encoding.
 pub(super) struct Transition {
     pub op: OpId,
-    pub cost: u64,
-    /// Preconditions and negative preconditions, on the state before.
-    condition: Bdd,
-    /// The condition, and valid codes for the set variables it does not fix:
-    /// what a state before must satisfy in a pre-image.
-    before: Bdd,
-    /// The bits of the variables the operator sets.
-    set_bits: Vec<BddVariable>,
-    /// Their new values, as a cube and as an assignment.
-    effect: Bdd,
-    effect_bits: Vec<(BddVariable, bool)>,
-    clears: Vec<Clear>,
-    /// The (variable, code) pairs the condition requires, and those the
-    /// effect sets: what [`Tree`] splits on.
-    required: Vec<(usize, usize)>,
-    produced: Vec<(usize, usize)>,
+    pub relation: Relation,
 }
-
-/// Transitions arranged by the values they need, so that an image starts
-/// from the states with those values only: a node restricts the states to
-/// each value of one variable for the transitions that need that value,
-/// and hands the states unrestricted to the others.
-pub(super) enum Tree {
-    Leaf(Vec<usize>),
-    Split {
-        /// Per value needed: the states with it (a cube), and the subtree.
-        by_value: Vec<(Bdd, Tree)>,
-        /// The transitions that need no value of the variable.
-        rest: Box<Tree>,
-    },
-}
-
-/// Fewest transitions that share a needed value for a split to pay.
-const MIN_SPLIT: usize = 2;
 
 /// The task over BDD bits: its initial state, goal states and transitions.
 pub(super) struct Encoding {
@@ -128,21 +117,22 @@ impl Encoding {
             widths.push(bits_for(values));
         }
         let total: usize = widths.iter().sum();
-        if total > MAX_BITS {
+        if 2 * total > MAX_BITS {
             return Err(EncodingError(format!(
-                "the task needs {total} BDD bits, more than the {MAX_BITS} supported"
+                "the task needs {total} BDD bits (and as many primed ones), more than the {} supported",
+                MAX_BITS / 2
             )));
         }
         let fact_value: Vec<(usize, usize)> = match fact_value.into_iter().collect::<Option<Vec<_>>>() {
             Some(v) => v,
             None => return Err(EncodingError("the invariant groups do not cover every fact".into())),
         };
-        let set = BddVariableSet::new_anonymous(total as u16);
+        let set = BddVariableSet::new_anonymous(2 * total as u16);
         let all_bits = set.variables();
         let mut variables = Vec::with_capacity(groups.len());
         let mut next = 0;
         for (group, &width) in groups.iter().zip(&widths) {
-            let bits = all_bits[next..next + width].to_vec();
+            let bits: Vec<BddVariable> = (next..next + width).map(|b| all_bits[2 * b]).collect();
             next += width;
             let values = group.facts.len() + usize::from(!group.exactly_one);
             let none = (!group.exactly_one).then_some(group.facts.len());
@@ -153,11 +143,15 @@ impl Encoding {
                     acc.or(&cube(&set, &assignment(&bits, code)))
                 })
             };
+            let stays = bits.iter().fold(set.mk_true(), |acc, &b| {
+                acc.and(&set.mk_var(b).iff(&set.mk_var(primed(b))))
+            });
             variables.push(Variable {
                 bits,
                 values,
                 none,
                 valid,
+                stays,
             });
         }
         let empty = set.mk_false();
@@ -182,9 +176,9 @@ impl Encoding {
         Ok(encoding)
     }
 
-    /// Number of finite-domain variables and of BDD bits.
+    /// Number of finite-domain variables and of BDD bits of a state.
     pub fn size(&self) -> (usize, usize) {
-        (self.variables.len(), self.set.num_vars() as usize)
+        (self.variables.len(), self.set.num_vars() as usize / 2)
     }
 
     pub fn empty(&self) -> Bdd {
@@ -317,147 +311,166 @@ impl Encoding {
                 condition_bits.extend(self.value(v, code));
             }
         }
-        let mut condition = cube(&self.set, &condition_bits);
+        let mut relation = cube(&self.set, &condition_bits);
         for &f in &op.pre_neg {
             let (v, code) = fact_value[f as usize];
             if pre[v] == Some(code) {
                 return None;
             }
-            condition = condition.and_not(&self.value_cube(v, code));
+            relation = relation.and_not(&self.value_cube(v, code));
         }
         for (v, code) in excluded {
-            condition = condition.and_not(&self.value_cube(v, code));
+            relation = relation.and_not(&self.value_cube(v, code));
         }
-        if condition.is_false() {
+        if relation.is_false() {
             return None;
         }
-        let mut before = condition.clone();
-        let mut set_bits = Vec::new();
-        let mut effect_bits = Vec::new();
+        let mut changed = Vec::new();
         for (v, code) in set.iter().enumerate() {
             if let Some(code) = *code {
-                set_bits.extend(self.variables[v].bits.iter().copied());
-                effect_bits.extend(self.value(v, code));
+                // Without a precondition on it, any value before.
                 if pre[v].is_none() {
-                    before = before.and(&self.variables[v].valid);
+                    relation = relation.and(&self.variables[v].valid);
                 }
+                relation = relation.and(&self.primed_value_cube(v, code));
+                changed.push(v);
             }
         }
-        let clears = clears
-            .into_iter()
-            .map(|(v, code)| {
-                let none = self.variables[v].none.unwrap_or(code);
-                let holds_bits = self.value(v, code);
-                let none_bits = self.value(v, none);
-                Clear {
-                    holds: cube(&self.set, &holds_bits),
-                    holds_bits,
-                    none: cube(&self.set, &none_bits),
-                    none_bits,
-                }
-            })
-            .collect();
+        for cleared in clears.chunk_by(|a, b| a.0 == b.0) {
+            let v = cleared[0].0;
+            let variable = &self.variables[v];
+            let none = variable.none.expect("only a variable with a none value is cleared");
+            let held = cleared
+                .iter()
+                .fold(self.empty(), |acc, &(_, code)| acc.or(&self.value_cube(v, code)));
+            let after = held
+                .and(&self.primed_value_cube(v, none))
+                .or(&held.not().and(&variable.stays));
+            relation = relation.and(&after);
+            changed.push(v);
+        }
+        changed.sort_unstable();
         Some(Transition {
             op: id,
-            cost: op.cost as u64,
-            condition,
-            before,
-            set_bits,
-            effect: cube(&self.set, &effect_bits),
-            effect_bits,
-            clears,
-            required: pre.iter().enumerate().filter_map(|(v, c)| c.map(|c| (v, c))).collect(),
-            produced: set.iter().enumerate().filter_map(|(v, c)| c.map(|c| (v, c))).collect(),
+            relation: self.relation(op.cost as u64, relation, changed),
         })
     }
 
-    /// The tree of `members` (transition indices) for images (`forward`:
-    /// split on the values the conditions require) or pre-images (split on
-    /// the values the effects set, which the states after must have).
-    pub fn tree(&self, members: Vec<usize>, forward: bool) -> Tree {
-        let mut used = vec![false; self.variables.len()];
-        self.subtree(members, forward, &mut used)
+    fn primed_value_cube(&self, variable: usize, code: usize) -> Bdd {
+        let primed_bits: Vec<BddVariable> = self.variables[variable].bits.iter().map(|&b| primed(b)).collect();
+        cube(&self.set, &assignment(&primed_bits, code))
     }
 
-    fn subtree(&self, members: Vec<usize>, forward: bool, used: &mut [bool]) -> Tree {
-        fn needs(t: &Transition, forward: bool) -> &[(usize, usize)] {
-            match forward {
-                true => &t.required,
-                false => &t.produced,
+    fn relation(&self, cost: u64, bdd: Bdd, changed: Vec<usize>) -> Relation {
+        let mut quantified = vec![false; self.set.num_vars() as usize];
+        for &v in &changed {
+            for b in &self.variables[v].bits {
+                quantified[b.to_index()] = true;
             }
         }
-        let mut count = vec![0usize; self.variables.len()];
-        for &i in &members {
-            for &(v, _) in needs(&self.transitions[i], forward) {
-                if !used[v] {
-                    count[v] += 1;
+        Relation {
+            cost,
+            bdd,
+            changed,
+            quantified,
+        }
+    }
+
+    /// The relations of the transitions `members`, those of equal cost
+    /// merged into as few of at most `max_nodes` nodes as a balanced
+    /// disjunction finds: in rounds, each relation is merged with its
+    /// neighbour; of a pair whose union would be too large, the larger is
+    /// final and the smaller goes on to the next round. Neighbours change
+    /// the same variables where they can: the transitions are sorted by
+    /// those first.
+    pub fn relations(&self, members: &[usize], max_nodes: usize) -> Vec<Relation> {
+        let mut by_cost: Vec<&Relation> = members.iter().map(|&i| &self.transitions[i].relation).collect();
+        by_cost.sort_by(|a, b| (a.cost, &a.changed).cmp(&(b.cost, &b.changed)));
+        let mut merged = Vec::new();
+        for class in by_cost.chunk_by(|a, b| a.cost == b.cost) {
+            let mut round: Vec<Relation> = class.iter().map(|&r| r.clone()).collect();
+            while round.len() > 1 {
+                let mut next = Vec::with_capacity(round.len().div_ceil(2));
+                let mut pairs = round.into_iter();
+                while let Some(a) = pairs.next() {
+                    let Some(b) = pairs.next() else {
+                        next.push(a);
+                        break;
+                    };
+                    match self.union(&a, &b, max_nodes) {
+                        Some(both) => next.push(both),
+                        None => {
+                            let (small, large) = if a.nodes() <= b.nodes() { (a, b) } else { (b, a) };
+                            merged.push(large);
+                            next.push(small);
+                        }
+                    }
                 }
+                round = next;
             }
+            merged.extend(round);
         }
-        let Some((var, &most)) = count
-            .iter()
-            .enumerate()
-            .max_by_key(|&(v, c)| (*c, std::cmp::Reverse(v)))
-        else {
-            return Tree::Leaf(members);
+        merged
+    }
+
+    /// The union of two relations of one cost, each keeping the variables
+    /// only the other changes; `None` when it takes more than `max_nodes`.
+    fn union(&self, a: &Relation, b: &Relation, max_nodes: usize) -> Option<Relation> {
+        let mut changed = a.changed.clone();
+        changed.extend(&b.changed);
+        changed.sort_unstable();
+        changed.dedup();
+        let widened = |r: &Relation| {
+            let stay = changed
+                .iter()
+                .filter(|v| r.changed.binary_search(v).is_err())
+                .fold(self.set.mk_true(), |acc, &v| acc.and(&self.variables[v].stays));
+            r.bdd.and(&stay)
         };
-        if most < MIN_SPLIT {
-            return Tree::Leaf(members);
-        }
-        let mut by_code: Vec<(usize, Vec<usize>)> = Vec::new();
-        let mut rest = Vec::new();
-        for i in members {
-            match needs(&self.transitions[i], forward).iter().find(|&&(v, _)| v == var) {
-                Some(&(_, code)) => match by_code.iter_mut().find(|(c, _)| *c == code) {
-                    Some((_, list)) => list.push(i),
-                    None => by_code.push((code, vec![i])),
-                },
-                None => rest.push(i),
-            }
-        }
-        used[var] = true;
-        let by_value = by_code
-            .into_iter()
-            .map(|(code, list)| (self.value_cube(var, code), self.subtree(list, forward, used)))
-            .collect();
-        let rest = Box::new(self.subtree(rest, forward, used));
-        used[var] = false;
-        Tree::Split { by_value, rest }
+        let bdd = Bdd::binary_op_with_limit(max_nodes, &widened(a), &widened(b), op_function::or)?;
+        Some(self.relation(a.cost, bdd, changed))
     }
 
-    /// The states the transition reaches from `states`.
-    pub fn image(&self, states: &Bdd, t: &Transition) -> Bdd {
-        let mut next = Bdd::binary_op_with_exists(states, &t.condition, op_function::and, &t.set_bits);
-        if next.is_false() {
-            return next;
-        }
-        next = next.and(&t.effect);
-        for c in &t.clears {
-            let kept = next.and_not(&c.holds);
-            let cleared = next.restrict(&c.holds_bits).and(&c.none);
-            next = kept.or(&cleared);
-        }
-        next
+    /// The states `relation` reaches from `states`.
+    pub fn image(&self, states: &Bdd, relation: &Relation) -> Bdd {
+        let quantified = |b: BddVariable| relation.quantified[b.to_index()];
+        let after = Bdd::binary_op_with_exists_trigger(states, &relation.bdd, quantified, op_function::and);
+        // Of the changed variables, only the primed bits are left.
+        relabel(after, |b| b & !1)
     }
 
-    /// The states from which the transition reaches `states`.
-    pub fn preimage(&self, states: &Bdd, t: &Transition) -> Bdd {
-        // The set variables' values after: fixed, and then free before.
-        let mut before = states.restrict(&t.effect_bits);
-        if before.is_false() {
-            return before;
-        }
-        for c in &t.clears {
-            let kept = before.and_not(&c.holds);
-            let held = before.restrict(&c.none_bits).and(&c.holds);
-            before = kept.or(&held);
-        }
-        before.and(&t.before)
+    /// The states from which `relation` reaches `states`.
+    pub fn preimage(&self, states: &Bdd, relation: &Relation) -> Bdd {
+        let after = relabel(states.clone(), |b| b + usize::from(relation.quantified[b]));
+        let primed = |b: BddVariable| b.to_index() % 2 == 1;
+        Bdd::binary_op_with_exists_trigger(&after, &relation.bdd, primed, op_function::and)
     }
 
     /// One state of a non-empty set, as a set of its own.
     pub fn pick(&self, states: &Bdd) -> Option<Bdd> {
-        states.sat_witness().map(|v: BddValuation| Bdd::from(v))
+        let valuation = states.sat_witness()?;
+        let bits: Vec<(BddVariable, bool)> = self
+            .variables
+            .iter()
+            .flat_map(|v| &v.bits)
+            .map(|&b| (b, valuation[b]))
+            .collect();
+        Some(cube(&self.set, &bits))
+    }
+
+    /// The number of states in a set.
+    pub fn count(&self, states: &Bdd) -> f64 {
+        // The same BDD over the unprimed bits alone.
+        let unprimed = self.set.num_vars() as usize / 2;
+        let mut nodes = states.clone().to_nodes();
+        for (i, node) in nodes.iter_mut().enumerate() {
+            // The first nodes are the terminals, which hold the number of variables.
+            let var = if i < 2 { unprimed } else { node.var.to_index() / 2 };
+            node.var = BddVariable::from_index(var);
+        }
+        Bdd::from_nodes(&nodes)
+            .expect("a set of states has no primed bits")
+            .cardinality()
     }
 
     /// Bits and values of each variable: for the log.
@@ -602,6 +615,22 @@ fn ordered(task: &Task, variables: Vec<MutexGroup>) -> Vec<MutexGroup> {
     }
     let mut variables: Vec<Option<MutexGroup>> = variables.into_iter().map(Some).collect();
     order.iter().filter_map(|&v| variables[v].take()).collect()
+}
+
+/// The primed copy of an unprimed bit.
+fn primed(bit: BddVariable) -> BddVariable {
+    BddVariable::from_index(bit.to_index() + 1)
+}
+
+/// The BDD with each node's variable `b` renamed to `rename(b)`, which must
+/// keep the order of the variables on every path.
+fn relabel(bdd: Bdd, rename: impl Fn(usize) -> usize) -> Bdd {
+    let mut nodes = bdd.to_nodes();
+    // The first nodes are the terminals.
+    for node in nodes.iter_mut().skip(2) {
+        node.var = BddVariable::from_index(rename(node.var.to_index()));
+    }
+    Bdd::from_nodes(&nodes).expect("the renaming keeps the order")
 }
 
 /// Bits needed for `values` codes.

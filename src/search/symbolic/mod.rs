@@ -31,7 +31,7 @@ use biodivine_lib_bdd::{Bdd, BddNode};
 use super::nodes::RunLog;
 use super::{Outcome, SearchConfig, Statistics};
 use crate::task::{OpId, Task};
-use encoding::{Encoding, Transition, Tree};
+use encoding::{Encoding, MAX_RELATION_NODES, Relation};
 
 /// The task features the symbolic search cannot encode.
 pub const CONDITIONAL_EFFECTS: bool = false;
@@ -116,30 +116,15 @@ struct Search<'a> {
     bound: u64,
     expansion_limit: Option<u64>,
     best: Option<Meeting>,
-    /// Transitions by cost class: the zero-cost ones, and the others.
+    /// Transitions by cost class: the zero-cost ones, and the others (for
+    /// reading the plan off the layers).
     zero: Vec<usize>,
     positive: Vec<usize>,
-    trees: Trees,
-}
-
-/// The transitions of each cost class arranged for images and for
-/// pre-images.
-struct Trees {
-    forward_zero: Rc<Tree>,
-    forward_positive: Rc<Tree>,
-    backward_zero: Rc<Tree>,
-    backward_positive: Rc<Tree>,
-}
-
-impl Trees {
-    fn of(&self, forward: bool, zero: bool) -> Rc<Tree> {
-        Rc::clone(match (forward, zero) {
-            (true, true) => &self.forward_zero,
-            (true, false) => &self.forward_positive,
-            (false, true) => &self.backward_zero,
-            (false, false) => &self.backward_positive,
-        })
-    }
+    /// Their relations merged, for the images.
+    zero_relations: Rc<[Relation]>,
+    positive_relations: Rc<[Relation]>,
+    /// Nodes of the merged relations.
+    relation_nodes: usize,
 }
 
 pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) -> (Outcome, Statistics) {
@@ -161,13 +146,20 @@ pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) ->
         encoding.never_applicable
     ));
     let (zero, positive): (Vec<usize>, Vec<usize>) =
-        (0..encoding.transitions.len()).partition(|&i| encoding.transitions[i].cost == 0);
-    let trees = Trees {
-        forward_zero: Rc::new(encoding.tree(zero.clone(), true)),
-        forward_positive: Rc::new(encoding.tree(positive.clone(), true)),
-        backward_zero: Rc::new(encoding.tree(zero.clone(), false)),
-        backward_positive: Rc::new(encoding.tree(positive.clone(), false)),
-    };
+        (0..encoding.transitions.len()).partition(|&i| encoding.transitions[i].relation.cost == 0);
+    let started = std::time::Instant::now();
+    let zero_relations: Rc<[Relation]> = encoding.relations(&zero, MAX_RELATION_NODES).into();
+    let positive_relations: Rc<[Relation]> = encoding.relations(&positive, MAX_RELATION_NODES).into();
+    let relation_nodes = zero_relations
+        .iter()
+        .chain(positive_relations.iter())
+        .map(Relation::nodes)
+        .sum();
+    log.line(format!(
+        "symbolic search: {} transition relations in {relation_nodes} nodes ({:.3}s)",
+        zero_relations.len() + positive_relations.len(),
+        started.elapsed().as_secs_f64()
+    ));
     let mut search = Search {
         encoding,
         log,
@@ -176,7 +168,9 @@ pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) ->
         best: None,
         zero,
         positive,
-        trees,
+        zero_relations,
+        positive_relations,
+        relation_nodes,
     };
     let outcome = search.run(task);
     let stats = &search.log.stats;
@@ -250,7 +244,7 @@ impl<'a> Search<'a> {
 
     /// Bytes held in BDD nodes.
     fn memory(&self, directions: &[&Direction]) -> u64 {
-        let nodes: usize = directions.iter().map(|d| d.nodes()).sum();
+        let nodes: usize = directions.iter().map(|d| d.nodes()).sum::<usize>() + self.relation_nodes;
         (nodes * std::mem::size_of::<BddNode>()) as u64
     }
 
@@ -269,46 +263,30 @@ impl<'a> Search<'a> {
         self.log.check(memory, Some(layer))
     }
 
-    /// The images of `states` under the transitions of `tree` that cost at
-    /// most `max_cost`, united by their costs (the non-empty ones); checks
-    /// the limits after each image.
+    /// The images of `states` under the zero-cost relations (`zero`) or the
+    /// others that cost at most `max_cost`, united by their costs (the
+    /// non-empty ones); checks the limits after each image.
     fn images(
         &mut self,
         this: &Direction,
         other: &Direction,
-        tree: &Tree,
+        zero: bool,
         states: &Bdd,
         max_cost: u64,
     ) -> Result<BTreeMap<u64, Bdd>, Outcome> {
+        let relations = Rc::clone(match zero {
+            true => &self.zero_relations,
+            false => &self.positive_relations,
+        });
         let mut out: BTreeMap<u64, Union> = BTreeMap::new();
-        let mut stack = vec![(tree, states.clone())];
-        while let Some((node, states)) = stack.pop() {
-            match node {
-                Tree::Leaf(members) => {
-                    for &i in members {
-                        let t = &self.encoding.transitions[i];
-                        if t.cost > max_cost {
-                            continue;
-                        }
-                        let (cost, image) = (t.cost, self.step(this, &states, t));
-                        self.log.stats.generated += 1;
-                        if !image.is_false() {
-                            out.entry(cost).or_default().push(image);
-                        }
-                        if let Some(stop) = self.check(&[this, other]) {
-                            return Err(stop);
-                        }
-                    }
-                }
-                Tree::Split { by_value, rest } => {
-                    stack.push((rest, states.clone()));
-                    for (value, child) in by_value {
-                        let part = states.and(value);
-                        if !part.is_false() {
-                            stack.push((child, part));
-                        }
-                    }
-                }
+        for relation in relations.iter().filter(|r| r.cost <= max_cost) {
+            let image = self.step(this, states, relation);
+            self.log.stats.generated += 1;
+            if !image.is_false() {
+                out.entry(relation.cost).or_default().push(image);
+            }
+            if let Some(stop) = self.check(&[this, other]) {
+                return Err(stop);
             }
         }
         let mut united = BTreeMap::new();
@@ -323,11 +301,11 @@ impl<'a> Search<'a> {
         Ok(united)
     }
 
-    /// The image of `states` under a transition in the direction's sense.
-    fn step(&self, direction: &Direction, states: &Bdd, t: &Transition) -> Bdd {
+    /// The image of `states` under a relation in the direction's sense.
+    fn step(&self, direction: &Direction, states: &Bdd, relation: &Relation) -> Bdd {
         match direction.forward {
-            true => self.encoding.image(states, t),
-            false => self.encoding.preimage(states, t),
+            true => self.encoding.image(states, relation),
+            false => self.encoding.preimage(states, relation),
         }
     }
 
@@ -395,8 +373,7 @@ impl<'a> Search<'a> {
         let mut reached = this.closed.or(&layer);
         loop {
             let last = parts.last().expect("one part");
-            let tree = self.trees.of(this.forward, true);
-            let images = self.images(this, other, &tree, last, 0)?;
+            let images = self.images(this, other, true, last, 0)?;
             let image = images.into_values().next().unwrap_or_else(|| self.encoding.empty());
             let new = self.reachable(this, image).and_not(&reached);
             if new.is_false() {
@@ -417,10 +394,9 @@ impl<'a> Search<'a> {
         self.meet(this, other, cost, &layer);
         let other_next = other.next_cost().unwrap_or(u64::MAX);
         // Images by their cost.
-        let tree = self.trees.of(this.forward, false);
         let max_cost = self.cutoff().saturating_sub(cost);
         let by_cost = match cost <= self.cutoff() {
-            true => self.images(this, other, &tree, &layer, max_cost)?,
+            true => self.images(this, other, false, &layer, max_cost)?,
             false => BTreeMap::new(),
         };
         for (t_cost, image) in by_cost {
@@ -442,7 +418,7 @@ impl<'a> Search<'a> {
         self.log.line(format!(
             "{} layer {cost}: {:.0} states in {} nodes, {} sub-layer(s) [{}]",
             this.name,
-            layer.cardinality(),
+            self.encoding.count(&layer),
             layer.size(),
             this.layers[&cost].parts.len(),
             self.log.progress()
@@ -466,7 +442,7 @@ impl<'a> Search<'a> {
     /// the direction's sense into a stored layer of the cost left.
     fn trace(&self, direction: &Direction, mut state: Bdd, mut cost: u64) -> Option<Vec<OpId>> {
         let mut ops = Vec::new();
-        let against = |states: &Bdd, t: &Transition| match direction.forward {
+        let against = |states: &Bdd, t: &Relation| match direction.forward {
             true => self.encoding.preimage(states, t),
             false => self.encoding.image(states, t),
         };
@@ -483,7 +459,7 @@ impl<'a> Search<'a> {
                 let previous = &layer.parts[part - 1];
                 let (t, before) = self.zero.iter().find_map(|&i| {
                     let t = &self.encoding.transitions[i];
-                    let before = against(&state, t).and(previous);
+                    let before = against(&state, &t.relation).and(previous);
                     (!before.is_false()).then_some((t, before))
                 })?;
                 ops.push(t.op);
@@ -493,9 +469,9 @@ impl<'a> Search<'a> {
             // From an earlier layer by one operator of positive cost.
             let (t, before, left) = self.positive.iter().find_map(|&i| {
                 let t = &self.encoding.transitions[i];
-                let left = cost.checked_sub(t.cost)?;
+                let left = cost.checked_sub(t.relation.cost)?;
                 let earlier = direction.layers.get(&left)?;
-                let before = against(&state, t).and(&earlier.all);
+                let before = against(&state, &t.relation).and(&earlier.all);
                 (!before.is_false()).then_some((t, before, left))
             })?;
             ops.push(t.op);

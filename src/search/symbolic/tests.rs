@@ -185,3 +185,70 @@ fn agrees_with_dijkstra_on_random_hanoi_segments() {
         );
     }
 }
+
+/// Merged relations have the images and pre-images of their members, at
+/// every size limit: none merged, some, and all of each cost.
+#[test]
+fn merged_relations_have_the_images_of_their_members() {
+    let mut rng = Lcg::new(32);
+    let mut tasks: Vec<Task> = (0..40).map(|_| random_task(&mut rng, 8, 12)).collect();
+    tasks.extend([
+        hanoi_pegs(3, 3),
+        hanoi_pegs(2, 4),
+        sokoban(4, 3, (0, 1), &[(1, 1)], &[(3, 1)]),
+    ]);
+    let mut merges = 0;
+    for task in &tasks {
+        let encoding = Encoding::new(task).expect("encodable");
+        let all: Vec<usize> = (0..encoding.transitions.len()).collect();
+        // Sets to take images of: the start states, everything the
+        // invariants allow, and the states one step from the initial one.
+        let one_step = all.iter().fold(encoding.empty(), |acc, &i| {
+            acc.or(&encoding.image(&encoding.init, &encoding.transitions[i].relation))
+        });
+        for states in [&encoding.init, &encoding.goal, &encoding.mutex, &one_step] {
+            for forward in [true, false] {
+                let apply = |r: &Relation| match forward {
+                    true => encoding.image(states, r),
+                    false => encoding.preimage(states, r),
+                };
+                // Per cost: the union of the members' images.
+                let mut expected: BTreeMap<u64, Bdd> = BTreeMap::new();
+                for t in &encoding.transitions {
+                    let entry = expected.entry(t.relation.cost).or_insert_with(|| encoding.empty());
+                    *entry = entry.or(&apply(&t.relation));
+                }
+                for max_nodes in [1, 60, 1_000_000] {
+                    let relations = encoding.relations(&all, max_nodes);
+                    merges += encoding.transitions.len() - relations.len();
+                    let mut got: BTreeMap<u64, Bdd> = BTreeMap::new();
+                    for r in &relations {
+                        let entry = got.entry(r.cost).or_insert_with(|| encoding.empty());
+                        *entry = entry.or(&apply(r));
+                    }
+                    assert_eq!(got, expected, "{task:?} at most {max_nodes} nodes, forward {forward}");
+                }
+            }
+        }
+        let costs: std::collections::BTreeSet<u64> = encoding.transitions.iter().map(|t| t.relation.cost).collect();
+        // Without a limit, one relation per cost.
+        assert_eq!(encoding.relations(&all, usize::MAX).len(), costs.len());
+    }
+    assert!(merges > 0);
+}
+
+#[test]
+fn states_are_counted_over_the_unprimed_bits() {
+    let task = hanoi_pegs(3, 3);
+    let encoding = Encoding::new(&task).expect("encodable");
+    assert_eq!(encoding.count(&encoding.init), 1.0);
+    assert_eq!(encoding.count(&encoding.empty()), 0.0);
+    // Three discs on three pegs: 3^3 states, once each disc's place is fixed.
+    let reachable = (0..12).fold(encoding.init.clone(), |states, _| {
+        encoding
+            .transitions
+            .iter()
+            .fold(states.clone(), |acc, t| acc.or(&encoding.image(&states, &t.relation)))
+    });
+    assert_eq!(encoding.count(&reachable), 27.0);
+}
