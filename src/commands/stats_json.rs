@@ -134,6 +134,7 @@ mod tests {
             dead_ends: 1,
             pruned_by_bound: 2,
             initial_h: Some(3),
+            expanded_until_last_layer: Some(5),
             search_time: Duration::from_millis(250),
             peak_memory_bytes: 4096,
         }

@@ -179,15 +179,18 @@ impl Engine<'_, '_, '_> {
                 continue;
             }
             node.status = NodeStatus::Closed;
+            // A new f-layer starts before the goal test, so that a goal
+            // popped first in its layer still counts as that layer's.
+            if self.strategy != Strategy::Greedy && self.last_f.is_none_or(|f| key > f) {
+                self.last_f = Some(key);
+                self.log.stats.expanded_until_last_layer = Some(self.log.stats.expanded);
+                let line = format!("f = {key} [{}]", self.log.progress());
+                self.log.line(line);
+            }
             self.space.registry.load(id, &mut self.parent_buf);
             if self.task.is_goal(bits_of(&self.parent_buf, self.task.num_facts())) {
                 let plan = self.space.plan(id);
                 return self.finish(Outcome::Solved(plan));
-            }
-            if self.strategy != Strategy::Greedy && self.last_f.is_none_or(|f| key > f) {
-                self.last_f = Some(key);
-                let line = format!("f = {key} [{}]", self.log.progress());
-                self.log.line(line);
             }
             if self.expansion_limit.is_some_and(|m| self.log.stats.expanded >= m) {
                 return self.finish(Outcome::ExpansionLimit);

@@ -331,6 +331,12 @@ pub struct Statistics {
     pub dead_ends: u64,
     pub pruned_by_bound: u64,
     pub initial_h: Option<u64>,
+    /// A* and weighted A*: states expanded before the first expansion of
+    /// the last f value (Fast Downward's "expanded until last jump"), which
+    /// unlike `expanded` does not depend on tie-breaking within the last
+    /// layer. Only in the log, not in `--stats-json`.
+    #[serde(skip)]
+    pub expanded_until_last_layer: Option<u64>,
     #[serde(rename = "search_time_s", serialize_with = "seconds")]
     pub search_time: Duration,
     pub peak_memory_bytes: u64,

@@ -202,6 +202,9 @@ impl<'a> RunLog<'a> {
                 other => eprintln!("Search stopped: {}", other.describe()),
             }
             eprintln!("Expanded {} state(s).", s.expanded);
+            if let Some(n) = s.expanded_until_last_layer {
+                eprintln!("Expanded until last f-layer: {n} state(s).");
+            }
             eprintln!("Evaluated {} state(s).", s.evaluated);
             eprintln!("Generated {} state(s).", s.generated);
             eprintln!("Reopened {} state(s).", s.reopened);

@@ -375,6 +375,27 @@ fn astar_with_blind_is_optimal() {
     assert_eq!(cost, Some(7));
 }
 
+/// On `chain(n)` the blind heuristic is consistent, so A* expands exactly
+/// the positions with g* + h < C* before its last f-layer: position i costs
+/// g*(i) = 2 (i / 3) + i % 3 and has h = 1 (0 at the goal).
+#[test]
+fn astar_counts_the_expansions_before_the_last_f_layer() {
+    for n in [1, 4, 10, 17] {
+        let task = chain(n);
+        let g = |i: usize| (2 * (i / 3) + i % 3) as u64;
+        let optimum = g(n);
+        let expected = (0..n).filter(|&i| g(i) + 1 < optimum).count() as u64;
+        let (cost, stats) = solve(&task, &mut Blind::new(&task), &config(Strategy::Astar));
+        assert_eq!(cost, Some(optimum));
+        assert_eq!(stats.expanded_until_last_layer, Some(expected), "chain({n})");
+        assert!(stats.expanded >= expected);
+    }
+    // Greedy search has no f-layers.
+    let task = chain(10);
+    let (_, stats) = solve(&task, &mut Blind::new(&task), &config(Strategy::Greedy));
+    assert_eq!(stats.expanded_until_last_layer, None);
+}
+
 #[test]
 fn greedy_and_weighted_astar_find_valid_plans() {
     for task in test_tasks() {
