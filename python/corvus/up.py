@@ -1,8 +1,8 @@
 """corvus as a Unified Planning engine.
 
 ``corvus`` (satisficing, the ``seq-sat-corvus`` portfolio by default, any alias or search and
-heuristic through ``params``), ``corvus-opt`` (``seq-opt-lmcut``, optimal
-plans) and ``corvus-anytime`` (an anytime planner: ``lama`` by default, each
+heuristic through ``params``), ``corvus-opt`` (the ``seq-opt`` portfolio,
+optimal plans) and ``corvus-anytime`` (an anytime planner: ``lama`` by default, each
 cheaper plan as it is found). They write the problem with UP's
 ``PDDLWriter``, solve it in-process through ``corvus.solve_pddl`` and map the
 plans back onto the UP problem::
@@ -188,11 +188,14 @@ class CorvusPlanner(_CorvusEngine, OneshotPlannerMixin):
         return PlanGenerationResult(self._solved_status(), plan, self.name, metrics=metrics)
 
 class CorvusOptimalPlanner(CorvusPlanner):
-    """The optimal engine: ``seq-opt-lmcut`` unless ``params`` name another
-    optimal configuration."""
+    """The optimal engine: the ``seq-opt`` portfolio unless ``params`` name
+    another optimal configuration."""
 
-    DEFAULT_ALIAS = "seq-opt-lmcut"
-    _CREDITS = _credits("corvus-opt", "optimal plans (A* with LM-cut)")
+    DEFAULT_ALIAS = "seq-opt"
+    _CREDITS = _credits(
+        "corvus-opt",
+        "optimal plans (a portfolio: A* with pattern databases, symbolic search, A* with LM-cut)",
+    )
 
     @property
     def name(self) -> str:

@@ -49,8 +49,8 @@ def test_solve_a_shipped_pddl_file(tmp_path):
 
 def test_optimal_aliases_agree_on_the_optimum():
     costs = {alias: corvus.solve(BLOCKS, BLOCKS_4, alias=alias).plan.cost
-             for alias in ("seq-opt-lmcut", "seq-opt-pdb", "seq-opt-blind")}
-    assert costs == {"seq-opt-lmcut": 10, "seq-opt-pdb": 10, "seq-opt-blind": 10}
+             for alias in ("seq-opt", "seq-opt-lmcut", "seq-opt-pdb", "seq-opt-blind")}
+    assert costs == {"seq-opt": 10, "seq-opt-lmcut": 10, "seq-opt-pdb": 10, "seq-opt-blind": 10}
     result = corvus.solve(BLOCKS, BLOCKS_4, search="astar", heuristic="hmax")
     assert result.stats["config"] == "astar(hmax())" and result.plan.cost == 10
 
@@ -106,6 +106,7 @@ def test_a_search_spec_runs_and_a_bad_one_says_where_it_is_wrong():
     assert fd.plan.cost == 10 and fd.stats["config"] == "astar(lmcut())"
     assert corvus.spec(search="let(h, ff(), lazy_greedy([h], preferred=[h]))") == "lazy([hff()], order=natural)"
     assert corvus.spec(alias="seq-opt-lmcut") == "astar(lmcut())"
+    assert corvus.spec(alias="seq-opt") == "astar(pdb()) @ 0.25; symbolic() @ 0.5; astar(lmcut()) @ 1"
     # The default is the portfolio, entry by entry with its share.
     assert corvus.spec() == "lazy([hff(cost=one), lmcount(cost=one)]) @ 0.3; bfws([hff(cost=one)]) @ 1"
     assert corvus.spec(search="lazy", heuristic="hff,lmcount") == "lazy([hff(), lmcount()])"

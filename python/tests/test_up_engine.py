@@ -126,6 +126,8 @@ def test_a_problem_built_with_up_is_solved_and_the_plan_validates():
     assert optimal.status == Status.SOLVED_OPTIMALLY
     assert_valid(problem, optimal.plan)
     assert len(optimal.plan.actions) == 3
+    # The seq-opt portfolio's first entry decides this small task.
+    assert optimal.metrics["config"] == "astar(pdb())"
 
 
 def test_action_costs_are_minimized():
