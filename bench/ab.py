@@ -2,13 +2,15 @@
 """Two corvus builds side by side on the same tasks: is a change within noise?
 
     python3 bench/ab.py OLD_BINARY NEW_BINARY [--alias lama-first --alias seq-opt-lmcut]
-                        [--spread 2] [--repeat 3] [--time-limit 20]
+                        [--spread 2 | --task DOMAIN/PROBLEM ...] [--repeat 3] [--time-limit 20]
 
 Runs every task of a spread of the IPC suite ($CORVUS_SHARED/ipc, ../shared/ipc,
 else problems/ipc: the first and the last problem of each domain for
 --spread 2) with each alias, REPEAT times per binary, alternating the binaries
 so that a load change hits both. Reads --stats-json: expansions, search time,
-total time. Prints per task the median total time of each build, their ratio,
+total time. --task (repeatable) names tasks of the suite instead of the
+spread, e.g. --task logistics00/probLOGISTICS-7-0 (".pddl" may be left off).
+Prints per task the median total time of each build, their ratio,
 and expansions per second; then the median and geometric mean of the ratios
 over the tasks both solved with at least 0.05 s, and every task where the two
 disagree on the plan cost or the expansions (a behaviour change, not noise).
@@ -48,6 +50,18 @@ def tasks(spread: int):
             yield domain, problem
 
 
+def named_tasks(names):
+    for name in names:
+        domain_name, _, problem_name = name.partition("/")
+        problem = suite() / domain_name / problem_name
+        if problem.suffix != ".pddl":
+            problem = problem.with_name(problem.name + ".pddl")
+        domain = problem.parent / "domain.pddl"
+        if not domain.is_file() or not problem.is_file():
+            sys.exit(f"no task {name} in {suite()}")
+        yield domain, problem
+
+
 def run(binary: str, alias: str, domain: Path, problem: Path, time_limit: int, work: Path):
     stats = work / "stats.json"
     plan = work / "plan"
@@ -68,6 +82,7 @@ def main() -> int:
     parser.add_argument("new")
     parser.add_argument("--alias", action="append")
     parser.add_argument("--spread", type=int, default=2)
+    parser.add_argument("--task", action="append", help="DOMAIN/PROBLEM of the suite, instead of the spread")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--time-limit", type=int, default=20)
     args = parser.parse_args()
@@ -79,7 +94,7 @@ def main() -> int:
         work = Path(tmp)
         print(f"{'task':58} {'old s':>8} {'new s':>8} {'new/old':>8} {'exp/s old':>10} {'exp/s new':>10}")
         for alias in aliases:
-            for domain, problem in tasks(args.spread):
+            for domain, problem in (list(named_tasks(args.task)) if args.task else tasks(args.spread)):
                 runs = {"old": [], "new": []}
                 for _ in range(args.repeat):
                     for which in ("old", "new"):

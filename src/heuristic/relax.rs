@@ -165,6 +165,21 @@ pub struct Exploration {
     /// Per operator that fired: the precondition whose settling made it
     /// fire (in max mode one with maximal cost).
     triggers: Vec<FactId>,
+    /// With [`with_triggered`](Self::with_triggered), per fact `f`: the
+    /// operators that fired with trigger `f`, in
+    /// `triggered[triggered_start[f]..][..triggered_len[f]]` (room for all
+    /// `triggered_start[f + 1] - triggered_start[f]` operators with
+    /// precondition `f`); kept up to date by `lower_costs_max`.
+    /// Empty otherwise. A list marked `triggered_dirty` may be unsorted and
+    /// hold duplicates and operators whose trigger is no longer `f`: moving
+    /// an operator appends it to its new list, and a list is cleaned up when
+    /// it is read (or full), which is cheaper than keeping long lists sorted.
+    triggered_start: Vec<u32>,
+    triggered_len: Vec<u32>,
+    triggered_dirty: Vec<bool>,
+    triggered: Vec<RelaxedOpId>,
+    /// The relaxed facts of the state last run from, ascending.
+    seeds: Vec<FactId>,
     queue: FactQueue,
 }
 
@@ -188,8 +203,96 @@ impl Exploration {
             num_pre,
             op_value: vec![0; rt.num_ops()],
             triggers: vec![NO_FACT; rt.num_ops()],
+            triggered_start: Vec::new(),
+            triggered_len: Vec::new(),
+            triggered_dirty: Vec::new(),
+            triggered: Vec::new(),
+            seeds: Vec::new(),
             queue: FactQueue::new(),
         }
+    }
+
+    /// An exploration that also keeps, per fact, the operators it triggers
+    /// ([`triggered_by`](Self::triggered_by)).
+    pub fn with_triggered(rt: &RelaxedTask) -> Self {
+        let mut e = Self::new(rt);
+        let mut start = 0u32;
+        e.triggered_start = (0..=rt.num_facts())
+            .map(|f| {
+                let s = start;
+                if f < rt.num_facts() {
+                    start += rt.ops_with_pre(f as FactId).len() as u32;
+                }
+                s
+            })
+            .collect();
+        e.triggered_len = vec![0; rt.num_facts()];
+        e.triggered_dirty = vec![false; rt.num_facts()];
+        e.triggered = vec![0; start as usize];
+        e
+    }
+
+    /// The operators whose trigger is `f`, ascending; needs
+    /// [`with_triggered`](Self::with_triggered).
+    pub fn triggered_by(&mut self, f: FactId) -> &[RelaxedOpId] {
+        if self.triggered_dirty[f as usize] {
+            self.clean_triggered(f);
+        }
+        let start = self.triggered_start[f as usize] as usize;
+        &self.triggered[start..start + self.triggered_len[f as usize] as usize]
+    }
+
+    /// Keeps in the list of `f` the operators whose trigger is `f`, once each, ascending.
+    fn clean_triggered(&mut self, f: FactId) {
+        let start = self.triggered_start[f as usize] as usize;
+        let list = &mut self.triggered[start..start + self.triggered_len[f as usize] as usize];
+        let mut kept = 0;
+        for i in 0..list.len() {
+            if self.triggers[list[i] as usize] == f {
+                list[kept] = list[i];
+                kept += 1;
+            }
+        }
+        let list = &mut list[..kept];
+        list.sort_unstable();
+        let mut unique = 0;
+        for i in 0..list.len() {
+            if unique == 0 || list[i] != list[unique - 1] {
+                list[unique] = list[i];
+                unique += 1;
+            }
+        }
+        self.triggered_len[f as usize] = unique as u32;
+        self.triggered_dirty[f as usize] = false;
+    }
+
+    /// The relaxed facts of the state of the last [`run`](Self::run), ascending.
+    pub fn seeds(&self) -> &[FactId] {
+        &self.seeds
+    }
+
+    /// Makes `f` the trigger of the fired operator `o`, moving `o` between
+    /// the lists of [`triggered_by`](Self::triggered_by) when they are kept.
+    fn set_trigger(&mut self, o: RelaxedOpId, f: FactId) {
+        let old = self.triggers[o as usize];
+        if old == f || self.triggered_start.is_empty() {
+            self.triggers[o as usize] = f;
+            return;
+        }
+        // `o` stays in the old list until that one is cleaned up.
+        self.triggered_dirty[old as usize] = true;
+        let room = self.triggered_start[f as usize + 1] - self.triggered_start[f as usize];
+        if self.triggered_len[f as usize] == room {
+            // Full of stale entries: the operators triggered by `f`, all of
+            // them with `f` as a precondition, `o` not yet among them, leave
+            // room for `o`.
+            self.clean_triggered(f);
+        }
+        self.triggers[o as usize] = f;
+        let len = &mut self.triggered_len[f as usize];
+        self.triggered[(self.triggered_start[f as usize] + *len) as usize] = o;
+        *len += 1;
+        self.triggered_dirty[f as usize] = true;
     }
 
     /// The precondition whose settling made `o` fire (in max mode one with
@@ -207,16 +310,53 @@ impl Exploration {
     /// once the goal fact is settled: every fact a relaxed plan needs is then
     /// final, but facts costlier than the goal may be left unsettled.
     pub fn run(&mut self, rt: &RelaxedTask, state: &StateBits, costs: &[u64], combine: Combine, stop_at_goal: bool) {
+        if self.triggered_start.is_empty() {
+            self.run_tracking::<false>(rt, state, costs, combine, stop_at_goal);
+        } else {
+            self.run_tracking::<true>(rt, state, costs, combine, stop_at_goal);
+        }
+    }
+
+    /// [`run`](Self::run), with `TRACK` filling the lists of
+    /// [`triggered_by`](Self::triggered_by): operators fire in ascending
+    /// order among those a fact's settling fires, so appending keeps each
+    /// list sorted.
+    fn run_tracking<const TRACK: bool>(
+        &mut self,
+        rt: &RelaxedTask,
+        state: &StateBits,
+        costs: &[u64],
+        combine: Combine,
+        stop_at_goal: bool,
+    ) {
         self.fact_cost.fill(UNREACHED);
         self.supporter.fill(NO_OP);
         self.unsatisfied.copy_from_slice(&self.num_pre);
+        if TRACK {
+            self.triggered_len.fill(0);
+            self.triggered_dirty.fill(false);
+        }
         self.queue.clear();
-        for f in rt.state_facts(state) {
+        self.seeds.clear();
+        self.seeds.extend(rt.state_facts(state));
+        for &f in &self.seeds {
             self.fact_cost[f as usize] = 0;
         }
-        self.queue.seed(rt.state_facts(state));
-        let Exploration { fact_cost, supporter, unsatisfied, op_value, triggers, queue, firing_start, firing, .. } =
-            self;
+        self.queue.seed(self.seeds.iter().copied());
+        let Exploration {
+            fact_cost,
+            supporter,
+            unsatisfied,
+            op_value,
+            triggers,
+            queue,
+            firing_start,
+            firing,
+            triggered_start,
+            triggered_len,
+            triggered,
+            ..
+        } = self;
         let (fact_cost, supporter, unsatisfied) = (&mut fact_cost[..], &mut supporter[..], &mut unsatisfied[..]);
         while let Some((cost, fact)) = queue.pop() {
             if cost > fact_cost[fact as usize] {
@@ -237,6 +377,11 @@ impl Exploration {
                 // `max_precondition` (exactly so without zero-cost
                 // operators, which can settle a fact of equal cost later).
                 triggers[o as usize] = fact;
+                if TRACK {
+                    let len = &mut triggered_len[fact as usize];
+                    triggered[(triggered_start[fact as usize] + *len) as usize] = o;
+                    *len += 1;
+                }
                 let record = &firing[firing_start[o as usize] as usize..firing_start[o as usize + 1] as usize];
                 let (pre, effects) = record[1..].split_at(record[0] as usize);
                 let value = if combine == Combine::Max || pre.len() == 1 {
@@ -287,7 +432,7 @@ impl Exploration {
                 // Not the old trigger's cost: an operator lowered before in
                 // this loop may have lowered it already.
                 let (max_cost, max_fact) = self.max_precondition(rt, o);
-                self.triggers[o as usize] = max_fact;
+                self.set_trigger(o, max_fact);
                 self.op_value[o as usize] = costs[o as usize] + max_cost;
                 self.improve_effects(rt, o);
             }
@@ -296,20 +441,36 @@ impl Exploration {
             if cost > self.fact_cost[fact as usize] {
                 continue;
             }
-            for &o in rt.ops_with_pre(fact) {
-                // Only an operator whose maximal precondition got cheaper can
-                // get cheaper; its maximum may now be another precondition.
-                if self.trigger(o) != fact {
-                    continue;
+            // Only an operator whose maximal precondition got cheaper can
+            // get cheaper; its maximum may now be another precondition.
+            if self.triggered_start.is_empty() {
+                for &o in rt.ops_with_pre(fact) {
+                    if self.trigger(o) == fact {
+                        self.retrigger(rt, costs, o);
+                    }
                 }
-                let (max_cost, max_fact) = self.max_precondition(rt, o);
-                self.triggers[o as usize] = max_fact;
-                let value = costs[o as usize] + max_cost;
-                if value < self.op_value[o as usize] {
-                    self.op_value[o as usize] = value;
-                    self.improve_effects(rt, o);
+            } else {
+                // The same operators in the same order: retriggering one
+                // changes the trigger of that one only, and an operator
+                // leaving this list stays in it until it is cleaned up.
+                let len = self.triggered_by(fact).len();
+                let start = self.triggered_start[fact as usize] as usize;
+                for i in start..start + len {
+                    self.retrigger(rt, costs, self.triggered[i]);
                 }
             }
+        }
+    }
+
+    /// Gives `o`, whose trigger got cheaper, a maximal precondition as its
+    /// trigger, and its effects its new value where that is cheaper.
+    fn retrigger(&mut self, rt: &RelaxedTask, costs: &[u64], o: RelaxedOpId) {
+        let (max_cost, max_fact) = self.max_precondition(rt, o);
+        self.set_trigger(o, max_fact);
+        let value = costs[o as usize] + max_cost;
+        if value < self.op_value[o as usize] {
+            self.op_value[o as usize] = value;
+            self.improve_effects(rt, o);
         }
     }
 }
@@ -804,8 +965,12 @@ mod tests {
             let s = t.initial_state();
             let mut costs = rt.costs().to_vec();
             let mut incremental = Exploration::new(&rt);
+            // The same, keeping the lists of the operators each fact triggers.
+            let mut listed = Exploration::with_triggered(&rt);
             let mut fresh = Exploration::new(&rt);
             incremental.run(&rt, s.bits(), &costs, Combine::Max, false);
+            listed.run(&rt, s.bits(), &costs, Combine::Max, false);
+            check_triggered_lists(&rt, &mut listed, &incremental);
             for _ in 0..3 {
                 let lowered: Vec<RelaxedOpId> = (0..rt.num_ops() as RelaxedOpId)
                     .filter(|&o| costs[o as usize] > 0 && rng.below(3) == 0)
@@ -814,6 +979,8 @@ mod tests {
                     costs[o as usize] -= 1 + rng.below(costs[o as usize]);
                 }
                 incremental.lower_costs_max(&rt, &costs, &lowered);
+                listed.lower_costs_max(&rt, &costs, &lowered);
+                check_triggered_lists(&rt, &mut listed, &incremental);
                 fresh.run(&rt, s.bits(), &costs, Combine::Max, false);
                 assert_eq!(incremental.fact_cost, fresh.fact_cost, "{t:?}");
                 for o in 0..rt.num_ops() as RelaxedOpId {
@@ -825,6 +992,23 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `listed` has the costs and triggers of `plain`, and its lists of
+    /// triggered operators are exactly, in ascending order, the operators
+    /// whose trigger each fact is.
+    fn check_triggered_lists(rt: &RelaxedTask, listed: &mut Exploration, plain: &Exploration) {
+        assert_eq!(listed.fact_cost, plain.fact_cost);
+        let triggers: Vec<FactId> = (0..rt.num_ops() as RelaxedOpId).map(|o| plain.trigger(o)).collect();
+        for (o, &t) in triggers.iter().enumerate() {
+            assert_eq!(listed.trigger(o as RelaxedOpId), t);
+        }
+        for f in 0..rt.num_facts() as FactId {
+            let expected: Vec<RelaxedOpId> = (0..rt.num_ops() as RelaxedOpId)
+                .filter(|&o| triggers[o as usize] == f)
+                .collect();
+            assert_eq!(listed.triggered_by(f), expected, "fact {f}");
         }
     }
 
