@@ -382,8 +382,14 @@ impl Encoding {
     /// neighbour; of a pair whose union would be too large, the larger is
     /// final and the smaller goes on to the next round. Neighbours change
     /// the same variables where they can: the transitions are sorted by
-    /// those first.
-    pub fn relations(&self, members: &[usize], max_nodes: usize) -> Vec<Relation> {
+    /// those first. `stop` is asked before each merge; what it returns
+    /// ends the merging.
+    pub fn relations<E>(
+        &self,
+        members: &[usize],
+        max_nodes: usize,
+        stop: &mut impl FnMut() -> Option<E>,
+    ) -> Result<Vec<Relation>, E> {
         let mut by_cost: Vec<&Relation> = members.iter().map(|&i| &self.transitions[i].relation).collect();
         by_cost.sort_by(|a, b| (a.cost, &a.changed).cmp(&(b.cost, &b.changed)));
         let mut merged = Vec::new();
@@ -397,6 +403,9 @@ impl Encoding {
                         next.push(a);
                         break;
                     };
+                    if let Some(e) = stop() {
+                        return Err(e);
+                    }
                     match self.union(&a, &b, max_nodes) {
                         Some(both) => next.push(both),
                         None => {
@@ -410,7 +419,7 @@ impl Encoding {
             }
             merged.extend(round);
         }
-        merged
+        Ok(merged)
     }
 
     /// The union of two relations of one cost, each keeping the variables

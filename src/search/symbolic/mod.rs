@@ -148,8 +148,25 @@ pub(super) fn run(task: &Task, config: &SearchConfig, interrupt: &AtomicBool) ->
     let (zero, positive): (Vec<usize>, Vec<usize>) =
         (0..encoding.transitions.len()).partition(|&i| encoding.transitions[i].relation.cost == 0);
     let started = std::time::Instant::now();
-    let zero_relations: Rc<[Relation]> = encoding.relations(&zero, MAX_RELATION_NODES).into();
-    let positive_relations: Rc<[Relation]> = encoding.relations(&positive, MAX_RELATION_NODES).into();
+    // Merging can take long on tasks with many operators: the limits are
+    // checked before each merge, as before each image.
+    let mut stop = || {
+        log.work += 1;
+        match log.check_due() {
+            true => log.check(0, None),
+            false => None,
+        }
+    };
+    let relations = encoding
+        .relations(&zero, MAX_RELATION_NODES, &mut stop)
+        .and_then(|zero| {
+            let positive = encoding.relations(&positive, MAX_RELATION_NODES, &mut stop)?;
+            Ok((zero, positive))
+        });
+    let (zero_relations, positive_relations): (Rc<[Relation]>, Rc<[Relation]>) = match relations {
+        Ok((zero, positive)) => (zero.into(), positive.into()),
+        Err(stop) => return log.finish(task, stop, 0, 0),
+    };
     let relation_nodes = zero_relations
         .iter()
         .chain(positive_relations.iter())

@@ -198,6 +198,7 @@ fn merged_relations_have_the_images_of_their_members() {
         sokoban(4, 3, (0, 1), &[(1, 1)], &[(3, 1)]),
     ]);
     let mut merges = 0;
+    let mut never = || None::<()>;
     for task in &tasks {
         let encoding = Encoding::new(task).expect("encodable");
         let all: Vec<usize> = (0..encoding.transitions.len()).collect();
@@ -219,7 +220,7 @@ fn merged_relations_have_the_images_of_their_members() {
                     *entry = entry.or(&apply(&t.relation));
                 }
                 for max_nodes in [1, 60, 1_000_000] {
-                    let relations = encoding.relations(&all, max_nodes);
+                    let relations = encoding.relations(&all, max_nodes, &mut never).expect("not stopped");
                     merges += encoding.transitions.len() - relations.len();
                     let mut got: BTreeMap<u64, Bdd> = BTreeMap::new();
                     for r in &relations {
@@ -232,9 +233,36 @@ fn merged_relations_have_the_images_of_their_members() {
         }
         let costs: std::collections::BTreeSet<u64> = encoding.transitions.iter().map(|t| t.relation.cost).collect();
         // Without a limit, one relation per cost.
-        assert_eq!(encoding.relations(&all, usize::MAX).len(), costs.len());
+        let unlimited = encoding.relations(&all, usize::MAX, &mut never).expect("not stopped");
+        assert_eq!(unlimited.len(), costs.len());
     }
     assert!(merges > 0);
+}
+
+/// The limits are asked before each merge of relations, and a stop ends
+/// the merging with what the limits returned.
+#[test]
+fn merging_relations_stops_when_asked() {
+    let task = hanoi_pegs(3, 3);
+    let encoding = Encoding::new(&task).expect("encodable");
+    let all: Vec<usize> = (0..encoding.transitions.len()).collect();
+    let mut merges = 0;
+    let mut count = || {
+        merges += 1;
+        None::<()>
+    };
+    encoding.relations(&all, usize::MAX, &mut count).expect("not stopped");
+    assert!(merges >= all.len() - 1, "{merges} merges of {} relations", all.len());
+    let mut asked = 0;
+    let mut stop_at_second = || {
+        asked += 1;
+        (asked == 2).then_some("stopped")
+    };
+    assert_eq!(
+        encoding.relations(&all, usize::MAX, &mut stop_at_second).err(),
+        Some("stopped")
+    );
+    assert_eq!(asked, 2);
 }
 
 #[test]
