@@ -391,10 +391,7 @@ fn existential_and_disjunctive_preconditions_are_planned_for_through_the_normal_
     use corvus::search::Strategy;
     // `power` gets the lamp of its `exists` as an extra parameter that plans
     // do not show; `switch-on` becomes variants, one per disjunct.
-    let options = Options {
-        configs: vec![(Config::new(Strategy::Astar, &blind::BLIND), 1.0)],
-        ..Options::default()
-    };
+    let options = Options::single(Config::new(Strategy::Astar, &blind::BLIND));
     let report = planner::solve_files(&data("lights-domain.pddl"), &data("lights-p2.pddl"), &options)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.status, Status::Solved);

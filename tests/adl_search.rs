@@ -61,12 +61,11 @@ fn assert_accepted(domain: &Path, problem: &Path) {
 
 fn options(config: Config, seconds: u64) -> Options {
     Options {
-        configs: vec![(config, 1.0)],
         limits: Limits {
             time: Some(Duration::from_secs(seconds)),
             ..Limits::default()
         },
-        ..Options::default()
+        ..Options::single(config)
     }
 }
 

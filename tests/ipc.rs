@@ -122,13 +122,12 @@ fn every_corpus_file_parses_and_checks() {
 
 fn gbfs_hff(seconds: u64) -> Options {
     Options {
-        configs: vec![(Config::new(Strategy::Greedy, &relax::HFF), 1.0)],
         limits: Limits {
             time: Some(std::time::Duration::from_secs(seconds)),
             memory_bytes: None,
             ..Limits::default()
         },
-        ..Options::default()
+        ..Options::single(Config::new(Strategy::Greedy, &relax::HFF))
     }
 }
 
@@ -232,9 +231,8 @@ fn lazy_search_and_bfws_solve_the_vendored_problems_with_valid_plans() {
 
 fn optimal_length(domain: &Path, problem: &Path, heuristic: &'static HeuristicKind) -> usize {
     let options = Options {
-        configs: vec![(Config::new(Strategy::Astar, heuristic), 1.0)],
         unit_cost: true,
-        ..Options::default()
+        ..Options::single(Config::new(Strategy::Astar, heuristic))
     };
     let report = planner::solve_files(domain, problem, &options).expect("solves");
     assert_eq!(report.status, Status::Solved, "{}", problem.display());

@@ -218,10 +218,7 @@ fn the_optimal_portfolio_runs_each_search_once() {
         "{log}"
     );
     assert_eq!(log.matches("search: astar(hmax())").count(), 1, "{log}");
-    let blind = Options {
-        configs: vec![(Config::parse("astar(blind())").expect("parses"), 1.0)],
-        ..Options::default()
-    };
+    let blind = Options::single(Config::parse("astar(blind())").expect("parses"));
     let optimum = planner::solve_files(&d, &p, &blind).expect("runs");
     let check = common::corvus(&["validate", ds, ps, fs]);
     let verdict = common::stdout(&check);

@@ -166,13 +166,12 @@ fn anytime_plans(domain: &str, problem: &str, options: &Options) -> (Vec<u64>, R
 
 fn anytime_options(cost_type: CostType, time_limit: Option<Duration>) -> Options {
     Options {
-        configs: vec![(Config::default().with_cost_type(cost_type), 1.0)],
         limits: Limits {
             time: time_limit,
             ..Limits::default()
         },
         anytime: true,
-        ..Options::default()
+        ..Options::single(Config::default().with_cost_type(cost_type))
     }
 }
 
