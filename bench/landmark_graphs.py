@@ -22,7 +22,7 @@ from components import HERE, fd_driver  # noqa: E402
 from experiment import default_suite, tasks  # noqa: E402
 
 CORVUS_LINE = re.compile(
-    r"Landmarks: (\d+) \((\d+) disjunctive\), orderings: (\d+) \((\d+) greedy-necessary, (\d+) natural, "
+    r"Landmarks: (\d+) \((\d+) disjunctive, (\d+) negated\), orderings: (\d+) \((\d+) greedy-necessary, (\d+) natural, "
     r"(\d+) reasonable")
 
 
@@ -32,8 +32,8 @@ def corvus_graph(corvus, domain, problem):
     m = CORVUS_LINE.search(out.stderr)
     if not m:
         return None
-    n, disj, orders, gn, nat, reas = map(int, m.groups())
-    return {"landmarks": n, "disjunctive": disj, "orderings": orders, "gn": gn, "nat": nat, "reasonable": reas}
+    n, disj, neg, orders, gn, nat, reas = map(int, m.groups())
+    return {"landmarks": n, "disjunctive": disj, "negated": neg, "orderings": orders, "gn": gn, "nat": nat, "reasonable": reas}
 
 
 def fd_graph(domain, problem):
@@ -69,7 +69,7 @@ def main():
     p.add_argument("--first", type=int, default=2, help="the first N problems of each domain")
     p.add_argument("--corvus", default=str(HERE.parent / "target/release/corvus"))
     args = p.parse_args()
-    print("| task | corvus landmarks (disj.) | FD landmarks (disj.) | FD negated atoms | FD none-of-those "
+    print("| task | corvus landmarks (disj., negated) | FD landmarks (disj.) | FD negated atoms | FD none-of-those "
           "| FD other | corvus orderings gn/nat/r | FD orderings gn/nat/r |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, domain, problem in tasks(Path(args.suite).resolve(), None, args.first):
@@ -78,7 +78,7 @@ def main():
         except subprocess.TimeoutExpired:
             print(f"| {name}/{problem.name} | timeout | | | | | | |", flush=True)
             continue
-        cell_c = f"{c['landmarks']} ({c['disjunctive']})" if c else "-"
+        cell_c = f"{c['landmarks']} ({c['disjunctive']}, {c['negated']})" if c else "-"
         cell_f = f"{f['landmarks']} ({f['disjunctive']})" if f else "-"
         other = f["landmarks"] - f["negated"] - f["none_of_those"] if f else "-"
         orders_c = f"{c['gn']}/{c['nat']}/{c['reasonable']}" if c else "-"

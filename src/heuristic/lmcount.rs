@@ -3,12 +3,14 @@
 //! reached yet, plus those it reached that are needed again.
 //!
 //! It is path-dependent. Each search node carries the set of landmarks its
-//! path reached, as a bitset per state id: the initial state reaches the
-//! landmarks true in it, and a transition reaches those of its parent plus
-//! every landmark true in the child whose ordered predecessors are all
-//! reached, by the parent or in the child itself (taken in topological
-//! order: one operator may add a landmark and its natural predecessor
-//! together). A state reached again by another path keeps only the
+//! path reached, as a bitset per state id. A state reaches every landmark
+//! true in it whose ordered predecessors are all reached, by the path
+//! before it or in the state itself (taken in topological order: one
+//! operator may add a landmark and its natural predecessor together), and
+//! keeps those its parent reached. So the initial state does not reach a
+//! landmark true in it that a landmark not true yet is reasonably ordered
+//! before: a goal that must be destroyed and achieved again counts from the
+//! start. A state reached again by another path keeps only the
 //! landmarks both paths reached (the intersection). Greedy-necessary and
 //! natural orderings hold on every path, so they never hold back a landmark
 //! that a path made true, and every landmark is reached in a goal state;
@@ -188,24 +190,18 @@ impl LandmarkCount {
     }
 
     fn holds(&self, id: LandmarkId, state: &StateBits) -> bool {
-        self.graph.landmarks()[id as usize].facts.iter().any(|&f| state[f as usize])
+        self.graph.landmarks()[id as usize].holds(state)
     }
 
     /// Writes into `out` what a path reaches in `state`: with `before`, the
-    /// set of the previous state, that set plus the landmarks true in
-    /// `state` whose predecessors are all in the result; without, every
-    /// landmark true in `state` (a path that starts there).
+    /// set of the previous state, without, nothing (a path that starts
+    /// there), plus the landmarks true in `state` whose predecessors are all
+    /// in the result.
     fn reach_in(&self, before: Option<&[u64]>, state: &StateBits, out: &mut [u64]) {
-        let Some(before) = before else {
-            out.fill(0);
-            for i in 0..self.graph.len() as LandmarkId {
-                if self.holds(i, state) {
-                    out[i as usize / 64] |= 1 << (i % 64);
-                }
-            }
-            return;
-        };
-        out.copy_from_slice(before);
+        match before {
+            Some(before) => out.copy_from_slice(before),
+            None => out.fill(0),
+        }
         for &i in self.graph.topological_order() {
             if !bit(out, i) && self.holds(i, state) && self.graph.parents(i).all(|o| bit(out, o.from)) {
                 out[i as usize / 64] |= 1 << (i % 64);
@@ -241,7 +237,9 @@ impl LandmarkCount {
         for i in 0..self.graph.len() as LandmarkId {
             let lm = &self.graph.landmarks()[i as usize];
             if !bit(set, i) {
-                if lm.has_no_achiever() && !self.holds(i, state) {
+                // One true initially and held back by a reasonable ordering
+                // may not be needed again.
+                if lm.has_no_achiever() && !self.holds(i, state) && (lm.is_goal || !lm.true_initially) {
                     return None;
                 }
                 h += self.landmark_cost[i as usize];

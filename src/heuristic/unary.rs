@@ -184,6 +184,11 @@ impl RelaxedTask {
         self.negations.negation(f)
     }
 
+    /// The task fact that `p` negates, if `p` is a "not f" proposition.
+    pub fn negated(&self, p: FactId) -> Option<FactId> {
+        self.negations.negated(p)
+    }
+
     /// The relaxed facts true in `state`: its own facts, `true_fact`, and
     /// "not f" for every negated `f` it lacks. The relaxation starts from them.
     pub fn state_facts<'a>(&'a self, state: &'a StateBits) -> impl Iterator<Item = FactId> + 'a {

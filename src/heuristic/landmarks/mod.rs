@@ -1,5 +1,6 @@
 //! Landmark graphs: facts (or disjunctions of facts) that every plan makes
-//! true at some point, and orderings between them, found in the delete
+//! true at some point, or facts that a negative condition needs false and
+//! every plan makes false, and orderings between them, found in the delete
 //! relaxation of the task.
 //!
 //! Landmarks are found by backchaining from the goals ([`rhw`]), as
@@ -38,19 +39,22 @@ pub type LandmarkId = u32;
 pub const MAX_DISJUNCTION: usize = 4;
 
 /// A landmark: one fact, or a disjunction of facts of which every plan makes
-/// at least one true.
+/// at least one true, or (negated) a fact that every plan makes false.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Landmark {
     /// Sorted; one fact for a simple landmark.
     pub facts: Vec<FactId>,
+    /// The landmark is that none of `facts` holds: a fact that a negative
+    /// condition needs false. Its achievers delete the fact.
+    pub negated: bool,
     /// A simple landmark whose fact is a (positive) goal.
     pub is_goal: bool,
     /// Some fact of it holds in the initial state.
     pub true_initially: bool,
     /// Some fact of it is derived: rules make it true, not operators.
     pub derived: bool,
-    /// Operators that add one of its facts (without requiring it), sorted;
-    /// none for a derived landmark.
+    /// Operators that add one of its facts (without requiring it), or
+    /// delete it for a negated landmark, sorted; none for a derived one.
     pub achievers: Vec<OpId>,
     /// The achievers that can make it true for the first time: their
     /// preconditions are reachable in the relaxation without it. Empty for
@@ -61,7 +65,16 @@ pub struct Landmark {
 
 impl Landmark {
     pub fn is_disjunctive(&self) -> bool {
-        self.facts.len() > 1
+        !self.negated && self.facts.len() > 1
+    }
+
+    /// It holds in `state`.
+    pub fn holds(&self, state: &crate::task::state::StateBits) -> bool {
+        if self.negated {
+            self.facts.iter().all(|&f| !state[f as usize])
+        } else {
+            self.facts.iter().any(|&f| state[f as usize])
+        }
     }
 
     /// Nothing can make it true: no operator adds a fact of it, and no rule
@@ -98,7 +111,7 @@ pub struct LandmarkGraph {
     parents: Vec<Vec<u32>>,
     /// Per landmark, the orderings out of it.
     children: Vec<Vec<u32>>,
-    /// Per task fact, the landmark containing it.
+    /// Per task fact, the (not negated) landmark containing it.
     landmark_of: Vec<Option<LandmarkId>>,
     /// Every landmark after those ordered before it.
     topological: Vec<LandmarkId>,
@@ -132,7 +145,7 @@ impl LandmarkGraph {
             children[o.from as usize].push(i as u32);
         }
         let mut landmark_of = vec![None; num_facts];
-        for (id, lm) in landmarks.iter().enumerate() {
+        for (id, lm) in landmarks.iter().enumerate().filter(|(_, lm)| !lm.negated) {
             for &f in &lm.facts {
                 landmark_of[f as usize] = Some(id as LandmarkId);
             }
@@ -183,7 +196,8 @@ impl LandmarkGraph {
         &self.topological
     }
 
-    /// The landmark that contains `fact`, if any (a fact is in at most one).
+    /// The landmark that contains `fact`, if any (a fact is in at most one
+    /// that is not negated).
     pub fn landmark_of(&self, fact: FactId) -> Option<LandmarkId> {
         self.landmark_of.get(fact as usize).copied().flatten()
     }
@@ -191,11 +205,13 @@ impl LandmarkGraph {
     /// One line for the log: sizes and build time.
     pub fn summary(&self) -> String {
         let disjunctive = self.landmarks.iter().filter(|l| l.is_disjunctive()).count();
+        let negated = self.landmarks.iter().filter(|l| l.negated).count();
         let count = |kind| self.orderings.iter().filter(|o| o.kind == kind).count();
         format!(
-            "Landmarks: {} ({} disjunctive), orderings: {} ({} greedy-necessary, {} natural, {} reasonable; {} dropped to break cycles), built in {:.3}s",
+            "Landmarks: {} ({} disjunctive, {} negated), orderings: {} ({} greedy-necessary, {} natural, {} reasonable; {} dropped to break cycles), built in {:.3}s",
             self.landmarks.len(),
             disjunctive,
+            negated,
             self.orderings.len(),
             count(OrderingKind::GreedyNecessary),
             count(OrderingKind::Natural),

@@ -7,7 +7,9 @@
 //! 2. every achiever of `a` deletes `b` (and none adds it);
 //! 3. every achiever of `a` adds some fact mutex with `b`;
 //! 4. a simple landmark greedy-necessarily ordered before `a` is mutex with
-//!    `b`, and no achiever of `a` adds `b`.
+//!    `b`, and no achiever of `a` adds `b`;
+//! 5. `b` is negated ("f is false") and `a` is `f`, or every achiever of `a`
+//!    adds `f`.
 //!
 //! If `b` must still hold after `a` is achieved, reaching `b` first is
 //! wasted work, so `a →r b` when achieving `a` interferes with `b` and
@@ -15,9 +17,12 @@
 //! - `b →gn c` and `a` is ordered (naturally or greedy-necessarily) before
 //!   `c`: `b` must hold right before `c`, and `a` comes before `c`.
 //!
-//! Only simple landmarks not true initially take part: a disjunction does
-//! not interfere as a whole, and a landmark true initially is accepted
-//! before any ordering could matter.
+//! Only simple landmarks take part (a disjunction does not interfere as a
+//! whole), and `a` is neither negated nor true initially. `b` may be true
+//! initially: a goal true initially that achieving `a` destroys must be
+//! achieved again after `a`, and the ordering lets the landmark count say
+//! so from the start, rather than only once `a` is reached, which would
+//! trade one landmark for another.
 
 use super::{Landmark, LandmarkId, Ordering, OrderingKind};
 use crate::task::invariants::MutexTable;
@@ -32,15 +37,16 @@ pub fn reasonable(task: &Task, landmarks: &[Landmark], orderings: &[Ordering]) -
     // A search in the sorted orderings rather than a set of them: a set
     // would double their memory in one step.
     let ordered = |pair: &(LandmarkId, LandmarkId)| orderings.binary_search_by_key(pair, |o| (o.from, o.to)).is_ok();
-    let candidate = |id: LandmarkId| {
+    let simple = |id: LandmarkId| !landmarks[id as usize].is_disjunctive();
+    let source = |id: LandmarkId| {
         let lm = &landmarks[id as usize];
-        !lm.is_disjunctive() && !lm.true_initially
+        simple(id) && !lm.negated && !lm.true_initially
     };
     let mut found: Vec<(LandmarkId, LandmarkId)> = Vec::new();
     let all = 0..landmarks.len() as LandmarkId;
-    for b in all.clone().filter(|&b| candidate(b) && landmarks[b as usize].is_goal) {
+    for b in all.clone().filter(|&b| simple(b) && landmarks[b as usize].is_goal) {
         crate::limits::checkpoint();
-        for a in all.clone().filter(|&a| a != b && candidate(a)) {
+        for a in all.clone().filter(|&a| a != b && source(a)) {
             if interference.interferes(a, b) {
                 found.push((a, b));
             }
@@ -53,11 +59,11 @@ pub fn reasonable(task: &Task, landmarks: &[Landmark], orderings: &[Ordering]) -
     for gn in orderings.iter().filter(|o| o.kind == OrderingKind::GreedyNecessary) {
         crate::limits::checkpoint();
         let (b, c) = (gn.from, gn.to);
-        if !candidate(b) {
+        if !simple(b) {
             continue;
         }
         for &a in &before[c as usize] {
-            if a != b && candidate(a) && interference.interferes(a, b) {
+            if a != b && source(a) && interference.interferes(a, b) {
                 found.push((a, b));
             }
         }
@@ -91,7 +97,7 @@ impl<'a> Interference<'a> {
         let mut gn_parents = vec![Vec::new(); landmarks.len()];
         for o in orderings.iter().filter(|o| o.kind == OrderingKind::GreedyNecessary) {
             let parent = &landmarks[o.from as usize];
-            if !parent.is_disjunctive() {
+            if !parent.is_disjunctive() && !parent.negated {
                 gn_parents[o.to as usize].push(parent.facts[0]);
             }
         }
@@ -119,10 +125,15 @@ impl<'a> Interference<'a> {
         }
     }
 
-    /// Achieving simple landmark `a` leaves simple landmark `b` false.
+    /// Achieving simple landmark `a` (not negated) leaves simple landmark
+    /// `b` false.
     fn interferes(&self, a: LandmarkId, b: LandmarkId) -> bool {
         let lm_a = &self.landmarks[a as usize];
         let (fa, fb) = (lm_a.facts[0], self.landmarks[b as usize].facts[0]);
+        if self.landmarks[b as usize].negated {
+            // `b` is "fb is false": achieving `a` makes fb true.
+            return fa == fb || self.shared_adds[a as usize].contains(&fb);
+        }
         if self.mutex.are_mutex(fa, fb) {
             return true;
         }

@@ -12,7 +12,10 @@
 //! are reachable without them. Hence:
 //!
 //! - a fact every first achiever requires is a landmark, greedy-necessarily
-//!   ordered before `L` (it holds right before `L` first becomes true);
+//!   ordered before `L` (it holds right before `L` first becomes true); so
+//!   is a fact every first achiever requires *false* (a negative condition,
+//!   "not f" in the relaxation): a negated landmark, whose achievers delete
+//!   `f`, expanded in turn like any other;
 //! - when every first achiever requires some fact of one predicate, the
 //!   disjunction of those facts is a landmark, ordered the same way (as RHW
 //!   do with their variables; the predicate is the lifted structure a
@@ -73,8 +76,10 @@ struct Backchain<'a> {
     landmarks: Vec<Landmark>,
     /// Disjunctive landmarks replaced by a simple landmark inside them.
     removed: Vec<bool>,
-    /// Per task fact, the (live) landmark containing it.
+    /// Per task fact, the (live) landmark containing it, and its negated
+    /// landmark.
     landmark_of: Vec<Option<LandmarkId>>,
+    negated_of: Vec<Option<LandmarkId>>,
     /// Per landmark, the orderings into it that its expansion found: the
     /// sources, sorted, each with its strongest kind. Lists per landmark
     /// rather than one table of pairs: the natural orderings can be
@@ -107,6 +112,7 @@ impl<'a> Backchain<'a> {
             landmarks: Vec::new(),
             removed: Vec::new(),
             landmark_of: vec![None; task.num_facts()],
+            negated_of: vec![None; task.num_facts()],
             into: Vec::new(),
             natural_from: Vec::new(),
             reached_without: Vec::new(),
@@ -132,21 +138,42 @@ impl<'a> Backchain<'a> {
         ops
     }
 
-    /// Adds a landmark for these (sorted) facts and queues it.
-    fn add(&mut self, facts: Vec<FactId>) -> LandmarkId {
-        let id = self.landmarks.len() as LandmarkId;
-        let achievers = self.task_operators(self.relaxed_achievers(&facts));
-        for &f in &facts {
-            self.landmark_of[f as usize] = Some(id);
+    /// The relaxed propositions of a landmark: its facts, or "not f" for a
+    /// negated landmark of `f`.
+    fn propositions(&self, lm: &Landmark) -> Vec<FactId> {
+        if lm.negated {
+            lm.facts.iter().filter_map(|&f| self.rt.negation(f)).collect()
+        } else {
+            lm.facts.clone()
         }
-        self.landmarks.push(Landmark {
-            is_goal: facts.len() == 1 && self.task.goal.binary_search(&facts[0]).is_ok(),
-            true_initially: facts.iter().any(|&f| self.in_init[f as usize]),
+    }
+
+    /// Adds a landmark for these (sorted) facts, negated or not, and queues
+    /// it.
+    fn add(&mut self, facts: Vec<FactId>, negated: bool) -> LandmarkId {
+        let id = self.landmarks.len() as LandmarkId;
+        for &f in &facts {
+            if negated {
+                self.negated_of[f as usize] = Some(id);
+            } else {
+                self.landmark_of[f as usize] = Some(id);
+            }
+        }
+        let mut lm = Landmark {
+            is_goal: !negated && facts.len() == 1 && self.task.goal.binary_search(&facts[0]).is_ok(),
+            true_initially: if negated {
+                facts.iter().all(|&f| !self.in_init[f as usize])
+            } else {
+                facts.iter().any(|&f| self.in_init[f as usize])
+            },
             derived: facts.iter().any(|&f| self.task.is_derived(f)),
             facts,
-            achievers,
+            negated,
+            achievers: Vec::new(),
             first_achievers: Vec::new(),
-        });
+        };
+        lm.achievers = self.task_operators(self.relaxed_achievers(&self.propositions(&lm)));
+        self.landmarks.push(lm);
         self.removed.push(false);
         self.into.push(Vec::new());
         self.natural_from.push(Vec::new());
@@ -167,7 +194,15 @@ impl<'a> Backchain<'a> {
                 self.landmark_of[f as usize] = None;
             }
         }
-        self.add(vec![fact])
+        self.add(vec![fact], false)
+    }
+
+    /// The negated landmark of `fact` (that it is false), added if new.
+    fn negated(&mut self, fact: FactId) -> LandmarkId {
+        match self.negated_of[fact as usize] {
+            Some(id) => id,
+            None => self.add(vec![fact], true),
+        }
     }
 
     /// The disjunctive landmark of these facts: `None` when it is not worth
@@ -184,7 +219,7 @@ impl<'a> Backchain<'a> {
         if facts.iter().any(|&f| self.landmark_of[f as usize].is_some()) {
             return None;
         }
-        Some(self.add(facts))
+        Some(self.add(facts, false))
     }
 
     /// Finds the first achievers of landmark `id`, the landmarks they imply
@@ -208,8 +243,9 @@ impl<'a> Backchain<'a> {
     /// which go to `into` (source and kind, in any order, repeats allowed).
     fn expand_into(&mut self, id: LandmarkId, into: &mut Vec<(LandmarkId, OrderingKind)>) {
         let lm = &self.landmarks[id as usize];
-        let facts = lm.facts.clone();
-        let achievers: Vec<RelaxedOpId> = self.relaxed_achievers(&facts).collect();
+        let simple_fact = (!lm.negated && lm.facts.len() == 1).then(|| lm.facts[0]);
+        let propositions = self.propositions(lm);
+        let achievers: Vec<RelaxedOpId> = self.relaxed_achievers(&propositions).collect();
         let init = self.task.initial_state();
         self.reach.run(&self.rt, self.rt.state_facts(init.bits()), &achievers);
         self.reached_without[id as usize] = Some(self.reach.reached[..self.task.num_facts()].iter().collect());
@@ -221,7 +257,7 @@ impl<'a> Backchain<'a> {
         first.sort_unstable();
         first.dedup();
         self.landmarks[id as usize].first_achievers = self.task_operators(first.iter().copied());
-        if let [fact] = facts[..] {
+        if let Some(fact) = simple_fact {
             for before in self.transitions.necessary_before(fact) {
                 let parent = self.simple(before);
                 into.push((parent, OrderingKind::Natural));
@@ -237,9 +273,15 @@ impl<'a> Backchain<'a> {
             let pre = self.rt.pre(o);
             shared.retain(|f| pre.contains(f));
         }
-        // Only task facts become landmarks, not the relaxation's own
-        // propositions ("not f", the artificial true fact).
+        // Task facts become landmarks, and "not f" negated ones; the
+        // artificial true fact does not.
         let task_facts = self.task.num_facts() as FactId;
+        for &p in shared.iter().filter(|&&p| p >= task_facts) {
+            if let Some(f) = self.rt.negated(p) {
+                let parent = self.negated(f);
+                into.push((parent, OrderingKind::GreedyNecessary));
+            }
+        }
         shared.retain(|&f| f < task_facts);
         for &p in &shared {
             let parent = self.simple(p);
@@ -296,7 +338,9 @@ impl<'a> Backchain<'a> {
             let mut targets = Vec::new();
             for m in 0..self.landmarks.len() {
                 let lm = &self.landmarks[m];
-                if m == l || self.removed[m] || lm.true_initially {
+                // The exploration's record holds task facts only, so a
+                // negated landmark is no target.
+                if m == l || self.removed[m] || lm.true_initially || lm.negated {
                     continue;
                 }
                 if lm.facts.iter().all(|&f| !reached[f as usize])

@@ -36,13 +36,19 @@ pub(crate) fn fact(task: &Task, name: &str) -> FactId {
         .expect("fact exists") as FactId
 }
 
+/// A landmark's fact `f` as printed: `not f` in a negated landmark.
+fn fact_name(task: &Task, lm: &Landmark, f: FactId) -> String {
+    let name = task.facts[f as usize].to_string();
+    if lm.negated { format!("not {name}") } else { name }
+}
+
 /// The landmarks as sorted lists of fact names, each list sorted.
 fn landmark_names(task: &Task, graph: &LandmarkGraph) -> Vec<Vec<String>> {
     let mut all: Vec<Vec<String>> = graph
         .landmarks()
         .iter()
         .map(|lm| {
-            let mut names: Vec<String> = lm.facts.iter().map(|&f| task.facts[f as usize].to_string()).collect();
+            let mut names: Vec<String> = lm.facts.iter().map(|&f| fact_name(task, lm, f)).collect();
             names.sort();
             names
         })
@@ -53,7 +59,10 @@ fn landmark_names(task: &Task, graph: &LandmarkGraph) -> Vec<Vec<String>> {
 
 /// The orderings as (from, to, kind), landmarks named by their first fact.
 fn ordering_names(task: &Task, graph: &LandmarkGraph) -> Vec<(String, String, OrderingKind)> {
-    let name = |id: LandmarkId| task.facts[graph.landmarks()[id as usize].facts[0] as usize].to_string();
+    let name = |id: LandmarkId| {
+        let lm = &graph.landmarks()[id as usize];
+        fact_name(task, lm, lm.facts[0])
+    };
     let mut all: Vec<_> = graph
         .orderings()
         .iter()
@@ -255,4 +264,86 @@ fn the_rules_of_a_derived_landmark_are_its_achievers() {
     assert!(d.is_goal && d.derived && d.achievers.is_empty() && d.first_achievers.is_empty());
     let c = &graph.landmarks()[graph.landmark_of(2).expect("a landmark") as usize];
     assert!(!c.derived && c.achievers == vec![1, 2]);
+}
+
+/// One walks from the hall into a room whose door is locked; the key opens
+/// it, and can lock it again. `enter` needs the door *not* locked.
+pub(crate) fn locked_door() -> Task {
+    let mut b = TaskBuilder::new();
+    let (hall, room, locked, key) = (
+        b.id("in", &["hall"]),
+        b.id("in", &["room"]),
+        b.id("locked", &[]),
+        b.id("key", &[]),
+    );
+    b.op("get-key", &[], vec![], vec![key], vec![]);
+    b.op("unlock", &[], vec![key], vec![], vec![locked]);
+    b.op("lock", &[], vec![key], vec![locked], vec![]);
+    b.op("enter", &[], vec![hall], vec![room], vec![hall]);
+    b.ops.last_mut().expect("enter").pre_neg = vec![locked];
+    b.build(vec![hall, locked], vec![room])
+}
+
+#[test]
+fn a_negative_precondition_every_first_achiever_shares_is_a_negated_landmark() {
+    let task = locked_door();
+    let graph = LandmarkGraph::build(&task);
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![
+            strings(&["(in hall)"]),
+            strings(&["(in room)"]),
+            strings(&["(key)"]),
+            strings(&["not (locked)"]),
+        ]
+    );
+    use OrderingKind::*;
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![
+            o("(in hall)", "(in room)", GreedyNecessary),
+            // Without the key the door stays locked and the room out of reach.
+            o("(key)", "(in room)", Natural),
+            // Unlocking, the one way to make the door not locked, needs the key.
+            o("(key)", "not (locked)", GreedyNecessary),
+            o("not (locked)", "(in room)", GreedyNecessary),
+        ]
+    );
+    let unlocked = graph
+        .landmarks()
+        .iter()
+        .find(|lm| lm.negated)
+        .expect("a negated landmark");
+    assert!(!unlocked.true_initially && !unlocked.is_goal && !unlocked.is_disjunctive());
+    let names = |ops: &[OpId]| -> Vec<String> { ops.iter().map(|&o| task.operators[o as usize].name()).collect() };
+    assert_eq!(names(&unlocked.achievers), strings(&["(unlock)"]));
+    assert_eq!(names(&unlocked.first_achievers), strings(&["(unlock)"]));
+    assert_eq!(graph.landmark_of(fact(&task, "(locked)")), None);
+    assert!(
+        graph
+            .summary()
+            .starts_with("Landmarks: 4 (0 disjunctive, 1 negated), orderings: 4 ")
+    );
+}
+
+#[test]
+fn a_goal_true_initially_that_a_landmark_destroys_is_ordered_after_it() {
+    // p holds initially and is a goal; q, the other goal, is only made by
+    // an operator that deletes p, so p must be achieved again after q.
+    let mut b = TaskBuilder::new();
+    let (p, q) = (b.id("p", &[]), b.id("q", &[]));
+    b.op("make-q", &[], vec![], vec![q], vec![p]);
+    b.op("make-p", &[], vec![], vec![p], vec![]);
+    let task = b.build(vec![p], vec![p, q]);
+    let graph = LandmarkGraph::build(&task);
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![strings(&["(p)"]), strings(&["(q)"])]
+    );
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![o("(q)", "(p)", OrderingKind::Reasonable)]
+    );
 }

@@ -5,7 +5,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::*;
 use crate::heuristic::cost_type::CostType;
-use crate::heuristic::landmarks::tests::{fact, logistics};
+use crate::heuristic::landmarks::tests::{fact, locked_door, logistics};
 use crate::task::state::StateBuf;
 use crate::rng::Lcg;
 use crate::task::testing::{OpSpec, perfect_costs, random_adl_task, random_task, task};
@@ -137,6 +137,42 @@ fn a_landmark_needed_again_counts() {
 }
 
 #[test]
+fn a_door_locked_again_counts_its_negated_landmark_again() {
+    // Landmarks: (in room), (key), "not (locked)" unreached; (in hall)
+    // reached.
+    let task = locked_door();
+    let mut walk = Walk::new(&task);
+    assert_eq!(walk.h(), Some(3));
+    // The key is the one landmark whose predecessors are all reached.
+    assert_eq!(walk.preferred(), vec!["(get-key)"]);
+    assert_eq!(walk.step("(get-key)").h(), Some(2));
+    assert_eq!(walk.preferred(), vec!["(unlock)"]);
+    assert_eq!(walk.step("(unlock)").h(), Some(1));
+    // Locked again before entering: the door must be unlocked again,
+    // since it must be right before the room is first entered.
+    assert_eq!(walk.step("(lock)").h(), Some(2));
+    assert_eq!(walk.preferred(), vec!["(unlock)"]);
+    assert_eq!(walk.step("(unlock)").h(), Some(1));
+    assert_eq!(walk.preferred(), vec!["(enter)"]);
+    assert_eq!(walk.step("(enter)").h(), Some(0));
+    assert!(task.is_goal(walk.state.bits()));
+}
+
+#[test]
+fn a_goal_true_initially_counts_from_the_start_when_a_landmark_destroys_it() {
+    // p holds initially and is a goal; q is a goal only make-q achieves,
+    // and it deletes p: p counts from the start, as it must be achieved
+    // again after q.
+    let t = task(2, &[(&[], &[], &[1], &[0], 1), (&[], &[], &[0], &[], 1)], &[0], &[0, 1], &[]);
+    let mut walk = Walk::new(&t);
+    assert_eq!(walk.h(), Some(2));
+    assert_eq!(walk.reached(), Vec::<String>::new());
+    assert_eq!(walk.step("(op0)").h(), Some(1));
+    assert_eq!(walk.step("(op1)").h(), Some(0));
+    assert!(t.is_goal(walk.state.bits()));
+}
+
+#[test]
 fn a_state_reached_by_two_paths_keeps_what_both_reached() {
     let task = logistics(&[("t", "A")]);
     let mut walk = Walk::new(&task);
@@ -264,7 +300,7 @@ fn the_graph_of_the_task_is_reported() {
     let task = logistics(&[("t", "A")]);
     let h = LandmarkCount::new(&task);
     let report = h.build_report().expect("a report");
-    assert!(report.starts_with("Landmarks: 5 (0 disjunctive), orderings: 7 "), "{report}");
+    assert!(report.starts_with("Landmarks: 5 (0 disjunctive, 0 negated), orderings: 7 "), "{report}");
     assert_eq!(h.graph().landmark_of(fact(&task, "(at t A)")), None);
 }
 
