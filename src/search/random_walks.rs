@@ -273,6 +273,7 @@ impl Walker<'_, '_> {
         self.g = self.best_g;
         self.h = self.best_endpoint_h;
         self.jumps += 1;
+        self.preferred_count.iter_mut().for_each(|c| *c = 0);
         if self.h < self.best_h {
             self.best_h = self.h;
             let line = format!(
