@@ -147,7 +147,10 @@ fn specs_mean_what_they_say() {
         ),
         ("lazy-wastar([hff], explore=none)", "lazy-wastar([hff()], w=2)"),
         ("walks()", "walks(hff())"),
-        ("walks(hff(cost=one), preferred=[])", "walks(hff(cost=one), preferred=[])"),
+        (
+            "walks(hff(cost=one), preferred=[])",
+            "walks(hff(cost=one), preferred=[])",
+        ),
         (
             "walks(goalcount, seed=7, batch=2000, length=10, restart=3)",
             "walks(goalcount(), batch=2000, restart=3, seed=7)",

@@ -195,7 +195,8 @@ impl Walker<'_, '_> {
             return Err(Outcome::Unsolvable);
         };
         self.log.stats.initial_h = Some(h);
-        self.log.line(format!("Initial heuristic value for {}: {h}", self.heuristic.name()));
+        self.log
+            .line(format!("Initial heuristic value for {}: {h}", self.heuristic.name()));
         let mut failed = 0;
         loop {
             match self.batch()? {

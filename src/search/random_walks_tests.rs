@@ -56,7 +56,9 @@ fn walks_find_plans_that_replay() {
 
 #[test]
 fn the_same_seed_gives_the_same_run() {
-    let task = grid(8, 8, &[(2, 2), (2, 3), (2, 4), (5, 5), (5, 6)], |x, y| 1 + ((x + y) % 3) as u32);
+    let task = grid(8, 8, &[(2, 2), (2, 3), (2, 4), (5, 5), (5, 6)], |x, y| {
+        1 + ((x + y) % 3) as u32
+    });
     let run = |seed, biased| {
         let c = walks(
             WalkOptions {
@@ -131,7 +133,12 @@ fn tasks_without_a_plan_end_without_a_panic() {
     let mut b = super::tests::Builder::default();
     b.op("go", &["elsewhere"], &[], &[], &["goal"], 1);
     let stuck = b.build(&["here"], &["goal"], &[]);
-    let (outcome, _) = search(&stuck, &mut Blind::new(&stuck), None, &walks(WalkOptions::default(), false, 100));
+    let (outcome, _) = search(
+        &stuck,
+        &mut Blind::new(&stuck),
+        None,
+        &walks(WalkOptions::default(), false, 100),
+    );
     assert_eq!(outcome, Outcome::Unsolvable);
 }
 
@@ -161,7 +168,11 @@ fn a_walk_that_reaches_the_goal_ends_the_search() {
     b.op("a", &["s0"], &[], &["s0"], &["s1"], 1);
     b.op("b", &["s1"], &[], &["s1"], &["s2"], 1);
     let task = b.build(&["s0"], &["s2"], &[]);
-    let (plan, stats) = solved(&task, &mut GoalCount::new(&task), &walks(WalkOptions::default(), false, 100));
+    let (plan, stats) = solved(
+        &task,
+        &mut GoalCount::new(&task),
+        &walks(WalkOptions::default(), false, 100),
+    );
     assert_eq!(plan.len(), 2);
     // The initial state's evaluation only: the walk never ended elsewhere.
     assert_eq!(stats.evaluated, 1);
