@@ -46,9 +46,9 @@ use crate::rng::Rng;
 use crate::task::state::{bits_of, words_for};
 use crate::task::{OpId, Task};
 
-/// How the walks are sampled; the defaults are Arvand's, but for a smaller
-/// batch (Arvand's 2000 evaluations before each jump are slow where one
-/// evaluation of h_FF takes a millisecond).
+/// How the walks are sampled. The defaults follow Arvand (walk length,
+/// restarts) but for a smaller batch: Arvand's batches make every jump cost
+/// seconds where one evaluation of h_FF takes a millisecond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WalkOptions {
     /// Walks in a batch: evaluations per jump.
