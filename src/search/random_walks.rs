@@ -23,8 +23,9 @@
 //! is biased as in Arvand's MHA variant: every operator counts how often it
 //! was preferred in an evaluated state, and a step takes an applicable
 //! operator with probability proportional to e^(count / [`TEMPERATURE`]).
-//! The counts are kept across jumps, whose states are near each other, and
-//! cleared on a restart, which leaves that region.
+//! The counts start afresh at every jump and restart: kept longer, they
+//! grow so far apart that the bias takes one operator almost surely, and
+//! the walks stop exploring.
 //!
 //! Counting: a state a walk steps from is expanded (its applicable
 //! operators are computed), the state it steps to is generated, an endpoint
