@@ -178,3 +178,31 @@ fn a_walk_that_reaches_the_goal_ends_the_search() {
     assert_eq!(stats.evaluated, 1);
     assert_eq!(stats.generated, 2);
 }
+
+/// Through the planner, whose validator replays the plan on the lifted
+/// problem: shipped STRIPS problems and ADL ones (quantified conditions,
+/// conditional effects, derived predicates).
+#[test]
+fn the_planner_validates_the_plans_of_walks_on_shipped_problems() {
+    use crate::config::Config;
+    use crate::planner::{self, Options, Status};
+    let problems = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    for task in [
+        "ipc/blocks/probBLOCKS-4-1.pddl",
+        "ipc/gripper/prob02.pddl",
+        "ipc-adl/miconic-simpleadl/s1-1.pddl",
+        "ipc-adl/psr-middle/p02-s23-n2-l3-f70.pddl",
+        "ipc-adl/openstacks-sat08-adl/p01.pddl",
+        "ipc-adl/airport-adl/p02-airport1-p1.pddl",
+    ] {
+        let problem = problems.join(task);
+        let domain = problem.with_file_name("domain.pddl");
+        for spec in ["walks(hff(cost=one))", "walks(hff(), preferred=[], seed=2)"] {
+            let mut options = Options::single(Config::parse(spec).expect("a valid spec"));
+            options.limits.time = Some(Duration::from_secs(20));
+            let report = planner::solve_files(&domain, &problem, &options).unwrap_or_else(|e| panic!("{task}: {e}"));
+            assert_eq!(report.status, Status::Solved, "{task}, {spec}");
+            assert!(report.plan.is_some_and(|p| p.length > 0), "{task}, {spec}");
+        }
+    }
+}
