@@ -13,7 +13,7 @@ use super::spec::{Arg, Expr, ExprKind, SpecError};
 use super::{Config, Evaluator};
 use crate::heuristic::cost_type::CostType;
 use crate::heuristic::{self, HeuristicKind};
-use crate::search::{self, Exploration, LazyOptions, SearchKind, Strategy, SuccessorOrder};
+use crate::search::{self, Exploration, LazyOptions, SearchKind, Strategy, SuccessorOrder, WalkOptions};
 
 /// Names bound by `let(name, value, body)`, innermost last.
 type Env = Vec<(String, Expr)>;
@@ -51,7 +51,19 @@ struct Shape {
     lazy: bool,
     preferred: bool,
     probe: bool,
+    /// The random-walk search's sampling parameters.
+    walks: bool,
 }
+
+/// The random-walk search's own parameters, each a whole number of at
+/// least 1, with the field it sets.
+type WalkField = fn(&mut WalkOptions) -> &mut u64;
+const WALK_PARAMETERS: [(&str, WalkField); 4] = [
+    ("batch", |o| &mut o.walks),
+    ("length", |o| &mut o.length),
+    ("restart", |o| &mut o.restart_after),
+    ("seed", |o| &mut o.seed),
+];
 
 impl Shape {
     fn of(kind: &SearchKind) -> Shape {
@@ -63,6 +75,7 @@ impl Shape {
             preferred: kind.preferred_operators,
             // A probe is a short A* run with pattern databases.
             probe: kind.optimal && !symbolic,
+            walks: matches!((kind.strategy)(2.0), Strategy::Walks(_)),
         }
     }
 
@@ -84,6 +97,10 @@ impl Shape {
         }
         if self.probe {
             params.push("probe=false".into());
+        }
+        if self.walks {
+            let defaults = &mut WalkOptions::default();
+            params.extend(WALK_PARAMETERS.map(|(p, field)| format!("{p}={}", field(defaults))));
         }
         format!("{name}({})", params.join(", "))
     }
@@ -228,6 +245,18 @@ fn boolean(expr: &Expr) -> Result<bool, SpecError> {
             format!("expected true or false, found `{expr}`"),
         )),
     }
+}
+
+/// A whole number of at least 1.
+fn count(expr: &Expr, what: &str) -> Result<u64, SpecError> {
+    let n = number(expr, what)?;
+    if n.fract() != 0.0 || n < 1.0 || n > u64::MAX as f64 {
+        return Err(SpecError::new(
+            expr.at,
+            format!("{what} must be a whole number, at least 1"),
+        ));
+    }
+    Ok(n as u64)
 }
 
 fn number(expr: &Expr, what: &str) -> Result<f64, SpecError> {
@@ -556,6 +585,14 @@ fn search_of(expr: &Expr, env: &Env) -> Result<Config, SpecError> {
             }
         }
     }
+    if let Strategy::Walks(options) = &mut strategy {
+        for (p, field) in WALK_PARAMETERS {
+            params.push(p);
+            if let Some(value) = call.get(None, &[p]) {
+                *field(options) = count(value, p)?;
+            }
+        }
+    }
     let mut probe = false;
     if shape.probe {
         params.push("probe");
@@ -597,6 +634,7 @@ pub fn search_name(search: Strategy) -> &'static str {
                 ..o
             }),
         ),
+        Strategy::Walks(_) => (2.0, Strategy::Walks(WalkOptions::default())),
         other => (2.0, other),
     };
     search::KINDS
@@ -635,7 +673,7 @@ pub fn print(config: &Config) -> String {
         Strategy::Lazy(LazyOptions { weight: Some(w), .. }) => args.push(format!("w={w}")),
         _ => {}
     }
-    let greedy_or_lazy = matches!(config.search, Strategy::Greedy | Strategy::Lazy(_));
+    let greedy_or_lazy = matches!(config.search, Strategy::Greedy | Strategy::Lazy(_) | Strategy::Walks(_));
     let default_preferred = config
         .evaluators
         .iter()
@@ -661,6 +699,15 @@ pub fn print(config: &Config) -> String {
         && o.exploration != Exploration::None
     {
         args.push(format!("explore={}", o.exploration.name()));
+    }
+    if let Strategy::Walks(mut options) = config.search {
+        let defaults = &mut WalkOptions::default();
+        for (p, field) in WALK_PARAMETERS {
+            let value = *field(&mut options);
+            if value != *field(defaults) {
+                args.push(format!("{p}={value}"));
+            }
+        }
     }
     if config.probe {
         args.push("probe=true".to_string());

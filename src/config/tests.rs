@@ -1,6 +1,6 @@
 use super::*;
 use crate::heuristic::{blind, goalcount, lmcount, lmcut, pdb};
-use crate::search::{LazyOptions, NoveltyUse, SuccessorOrder};
+use crate::search::{LazyOptions, NoveltyUse, SuccessorOrder, WalkOptions};
 
 fn on(kind: &'static HeuristicKind, cost_type: CostType) -> Evaluator {
     Evaluator {
@@ -62,6 +62,15 @@ fn printed_specs_read_back_as_the_same_configuration() {
             }),
             &relax::HFF,
         ),
+        Config::new(
+            Strategy::Walks(WalkOptions {
+                walks: 30,
+                seed: 12,
+                ..WalkOptions::default()
+            }),
+            &lmcount::LM_COUNT,
+        )
+        .without_preferred_operators(),
     ];
     for config in configs {
         let text = config.to_string();
@@ -137,6 +146,15 @@ fn specs_mean_what_they_say() {
             "lazy([hff(), lmcount()], order=natural, explore=types)",
         ),
         ("lazy-wastar([hff], explore=none)", "lazy-wastar([hff()], w=2)"),
+        ("walks()", "walks(hff())"),
+        (
+            "walks(hff(cost=one), preferred=[])",
+            "walks(hff(cost=one), preferred=[])",
+        ),
+        (
+            "walks(goalcount, seed=7, batch=2000, length=10, restart=3)",
+            "walks(goalcount(), batch=2000, restart=3, seed=7)",
+        ),
     ];
     for (spec, canonical) in table {
         assert_eq!(parsed(spec).to_string(), *canonical, "{spec}");
@@ -235,6 +253,10 @@ fn errors_name_the_place_and_the_alternatives() {
         ("astar(cg())", 6, "unknown heuristic `cg`"),
         ("let(h, ff())", 0, "let takes a name, a value and a body"),
         ("lazy([hff(cost=two)])", 15, "expected a cost type"),
+        ("walks(hff, batch=0)", 17, "batch must be a whole number, at least 1"),
+        ("walks(hff, seed=1.5)", 16, "seed must be a whole number"),
+        ("walks([hff, lmcount])", 0, "walks takes one heuristic"),
+        ("walks(hff, w=2)", 13, "`walks` has no parameter `w`"),
     ];
     for (spec, at, message) in cases {
         let e = Config::parse(spec).expect_err(spec);

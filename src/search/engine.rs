@@ -282,7 +282,7 @@ impl Engine<'_, '_, '_> {
             Strategy::Astar => (node.g.saturating_add(h), h),
             Strategy::WeightedAstar(w) => (node.g.saturating_add(weighted(w, h)), h),
             // The lazy and symbolic strategies run on their own engines.
-            Strategy::Greedy | Strategy::Lazy(_) | Strategy::Symbolic => (h, 0),
+            Strategy::Greedy | Strategy::Lazy(_) | Strategy::Symbolic | Strategy::Walks(_) => (h, 0),
         }
     }
 

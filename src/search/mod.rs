@@ -1,7 +1,8 @@
 //! Search: two best-first engines over the [`crate::task::registry::StateRegistry`].
 //! A*, greedy best-first and weighted A* run on the eager engine and differ
 //! only in the open-list key; lazy greedy search, lazy weighted A* and BFWS
-//! run on the lazy engine, with several heuristics.
+//! run on the lazy engine, with several heuristics. [`random_walks`] is a
+//! search of its own, which keeps no search space.
 //!
 //! [`engine`] runs the eager loop, [`lazy`] the lazy one, [`nodes`] holds
 //! what they share (the search space, statistics, limits, log lines),
@@ -18,6 +19,9 @@ mod nodes;
 pub mod novelty;
 mod open_list;
 mod progress;
+mod random_walks;
+#[cfg(test)]
+mod random_walks_tests;
 mod successor;
 mod symbolic;
 #[cfg(test)]
@@ -31,6 +35,7 @@ use crate::heuristic::{Heuristic, HeuristicKind, blind, lmcut, relax};
 use crate::task::{OpId, Task};
 
 pub use lazy::{Exploration, Guide, LazyOptions, NoveltyUse, SuccessorOrder};
+pub use random_walks::WalkOptions;
 pub use successor::{SuccessorGenerator, is_applicable};
 
 /// How the engine orders its open list: the one thing in which its
@@ -50,6 +55,9 @@ pub enum Strategy {
     /// Bidirectional uniform-cost search over BDDs (see [`symbolic`]): no
     /// heuristic, optimal plans.
     Symbolic,
+    /// Monte-Carlo random walks from the current state, the heuristic
+    /// evaluated at their ends (see [`random_walks`]).
+    Walks(WalkOptions),
 }
 
 impl Strategy {
@@ -220,6 +228,18 @@ pub static SYMBOLIC: SearchKind = SearchKind {
     axioms: symbolic::AXIOMS,
 };
 
+pub static WALKS: SearchKind = SearchKind {
+    name: "walks",
+    help: "Monte-Carlo random walks (Arvand-style): batches of walks from the current state, h only at their ends, \
+a jump to the best end when it is better, restarts; biased by preferred operators (MHA) unless preferred=[]",
+    optimal: false,
+    preferred_operators: true,
+    default_heuristic: &relax::HFF,
+    strategy: |_| Strategy::Walks(WalkOptions::default()),
+    conditional_effects: true,
+    axioms: true,
+};
+
 /// Every search algorithm the command line offers, in `--help` order.
 pub static KINDS: &[&SearchKind] = &[
     &ASTAR,
@@ -230,6 +250,7 @@ pub static KINDS: &[&SearchKind] = &[
     &BFWS,
     &LAZY_WIDTH,
     &SYMBOLIC,
+    &WALKS,
 ];
 
 /// The registered search algorithm of this name.
@@ -350,6 +371,8 @@ fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> 
 /// given, must be admissible and is used for bound pruning and dead ends.
 /// `prune` is evaluated first; the guide is skipped for states it rules out.
 /// A `prune` heuristic that says it is inadmissible only detects dead ends.
+/// The random-walk search evaluates `guide` at the ends of its walks and
+/// leaves `prune` alone.
 pub fn search(
     task: &Task,
     guide: &mut dyn Heuristic,
@@ -364,6 +387,8 @@ pub fn search(
             lazy::run(task, &mut guides, options, config, interrupt_flag())
         }
         Strategy::Symbolic => symbolic::run(task, config, interrupt_flag()),
+        // Walks prune by the bound on g alone and need no `prune` heuristic.
+        Strategy::Walks(options) => random_walks::run(task, guide, options, config, interrupt_flag()),
         _ => engine::run(task, guide, prune, config, interrupt_flag()),
     }
 }

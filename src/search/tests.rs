@@ -286,7 +286,7 @@ fn solve(task: &Task, guide: &mut dyn Heuristic, config: &SearchConfig) -> (Opti
 /// place i + 1 (mod the places). `done-i` is derived from where object i
 /// is, `missing` from a `done` that is false, `finished` from `missing`
 /// being false (three layers); the goal is `finished`.
-fn briefcase(places: usize, objects: usize) -> Task {
+pub(super) fn briefcase(places: usize, objects: usize) -> Task {
     let mut b = Builder::default();
     let at = |o: usize, p: usize| format!("at{o}-{p}");
     for from in 0..places {
