@@ -30,18 +30,39 @@ use crate::task::registry::StateId;
 use crate::task::state::{bits_of, words_for};
 use crate::task::{OpId, Task};
 
-/// Marks a heuristic value not computed (yet).
+/// `best_h` before the first evaluation.
 const UNKNOWN: u64 = u64::MAX;
 /// Priority the preferred-operator queue gains on progress.
 pub(super) const BOOST: i64 = 1000;
 
-/// What the eager engine keeps per node besides g, parent and status.
+/// What the eager engine keeps per node besides g, parent and status: the
+/// heuristic values, in 4 bytes each, since the nodes are most of what A*
+/// stores per state. A value too large for them is stored as the largest
+/// one: lower, so an admissible value stays admissible.
 #[derive(Clone, Copy, Debug)]
 struct Estimates {
-    /// Guide value, or UNKNOWN.
-    h: u64,
-    /// Pruning heuristic value, or UNKNOWN (also when there is no pruning heuristic).
-    hp: u64,
+    /// Guide value, or NOT_EVALUATED.
+    h: u32,
+    /// Pruning heuristic value, or NOT_EVALUATED (also when there is no pruning heuristic).
+    hp: u32,
+}
+
+/// Marks a stored heuristic value not computed (yet).
+const NOT_EVALUATED: u32 = u32::MAX;
+
+// A node of 32 bytes: 8 less than with values of 8 bytes.
+const _: () = assert!(std::mem::size_of::<Node<Estimates>>() == 32);
+
+impl Estimates {
+    const NONE: Estimates = Estimates {
+        h: NOT_EVALUATED,
+        hp: NOT_EVALUATED,
+    };
+
+    /// `v` as stored.
+    fn stored(v: u64) -> u32 {
+        v.min(u64::from(NOT_EVALUATED - 1)) as u32
+    }
 }
 
 struct Engine<'a, 'g, 'p> {
@@ -140,10 +161,7 @@ impl Engine<'_, '_, '_> {
             parent: NO_PARENT,
             op: 0,
             status: NodeStatus::Open,
-            data: Estimates {
-                h: UNKNOWN,
-                hp: UNKNOWN,
-            },
+            data: Estimates::NONE,
         });
         if self.path_dependent {
             self.guide
@@ -151,7 +169,7 @@ impl Engine<'_, '_, '_> {
         }
         let open = self.admit(id, init.words());
         let h0 = self.space.node(id).data.h;
-        self.log.stats.initial_h = (h0 != UNKNOWN).then_some(h0);
+        self.log.stats.initial_h = (h0 != NOT_EVALUATED).then_some(u64::from(h0));
         let line = match self.log.stats.initial_h {
             Some(h) => format!("Initial heuristic value for {}: {h}", self.guide.name()),
             None => "Initial state is a dead end or beyond the bound".to_string(),
@@ -216,34 +234,34 @@ impl Engine<'_, '_, '_> {
         // A state counts as evaluated once, whichever heuristic looks at it first.
         let mut fresh = false;
         if let Some(prune) = self.prune.as_mut() {
-            if self.space.nodes[i].data.hp == UNKNOWN {
+            if self.space.nodes[i].data.hp == NOT_EVALUATED {
                 fresh = true;
                 self.log.stats.evaluated += 1;
                 self.log.work += 1;
                 match prune.evaluate(state) {
-                    Some(v) => self.space.nodes[i].data.hp = v.min(UNKNOWN - 1),
+                    Some(v) => self.space.nodes[i].data.hp = Estimates::stored(v),
                     None => return self.reject(i, NodeStatus::DeadEnd),
                 }
             }
-            if self.prune_bounds && over(self.space.nodes[i].data.hp) {
+            if self.prune_bounds && over(u64::from(self.space.nodes[i].data.hp)) {
                 return self.reject(i, NodeStatus::OverBound);
             }
         }
-        if self.space.nodes[i].data.h == UNKNOWN {
+        if self.space.nodes[i].data.h == NOT_EVALUATED {
             if !fresh {
                 self.log.stats.evaluated += 1;
             }
             self.log.work += 1;
             match self.guide.evaluate_node(id, state) {
                 Some(v) => {
-                    let h = v.min(UNKNOWN - 1);
+                    let h = Estimates::stored(v);
                     self.space.nodes[i].data.h = h;
-                    self.note_progress(h, g);
+                    self.note_progress(u64::from(h), g);
                 }
                 None => return self.reject(i, NodeStatus::DeadEnd),
             }
         }
-        if self.guide_bounds && over(self.space.nodes[i].data.h) {
+        if self.guide_bounds && over(u64::from(self.space.nodes[i].data.h)) {
             return self.reject(i, NodeStatus::OverBound);
         }
         self.space.nodes[i].status = NodeStatus::Open;
@@ -277,7 +295,7 @@ impl Engine<'_, '_, '_> {
     }
 
     fn key(&self, node: &Node<Estimates>) -> (u64, u64) {
-        let h = node.data.h;
+        let h = u64::from(node.data.h);
         match self.strategy {
             Strategy::Astar => (node.g.saturating_add(h), h),
             Strategy::WeightedAstar(w) => (node.g.saturating_add(weighted(w, h)), h),
@@ -368,10 +386,7 @@ impl Engine<'_, '_, '_> {
                     parent: id,
                     op: op_id,
                     status: NodeStatus::Open,
-                    data: Estimates {
-                        h: UNKNOWN,
-                        hp: UNKNOWN,
-                    },
+                    data: Estimates::NONE,
                 });
                 if self.admit(sid, &succ) {
                     self.push(sid, preferred);
