@@ -72,6 +72,8 @@ struct Backchain<'a> {
     rt: RelaxedTask,
     reach: RelaxedReach,
     transitions: TransitionGraphs,
+    /// Per task fact, whether it holds in the initial state (derived facts
+    /// included).
     in_init: Vec<bool>,
     landmarks: Vec<Landmark>,
     /// Disjunctive landmarks replaced by a simple landmark inside them.
@@ -99,10 +101,11 @@ struct Backchain<'a> {
 impl<'a> Backchain<'a> {
     fn new(task: &'a Task) -> Self {
         let rt = RelaxedTask::new(task);
-        let mut in_init = vec![false; task.num_facts()];
-        for &f in &task.init {
-            in_init[f as usize] = true;
-        }
+        // The initial state with its derived facts: `task.init` lists only
+        // the others, and a derived fact false there (or true) must not
+        // count as true initially (or false).
+        let init = task.initial_state();
+        let in_init = (0..task.num_facts()).map(|f| init.bits()[f]).collect();
         Backchain {
             task,
             transitions: TransitionGraphs::new(task),

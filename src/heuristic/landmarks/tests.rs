@@ -266,6 +266,33 @@ fn the_rules_of_a_derived_landmark_are_its_achievers() {
     assert!(!c.derived && c.achievers == vec![1, 2]);
 }
 
+#[test]
+fn a_derived_fact_true_initially_counts_as_true_initially() {
+    use crate::task::testing::{task, with_axioms};
+    // p0 holds initially, and so does p1, derived from it (p1 :- p0). The
+    // goal p2 needs p1 false, so p0 must be deleted first: "not p1" is a
+    // landmark to achieve, not one true initially, and its rule needs
+    // "not p0".
+    let ops: [crate::task::testing::OpSpec; 2] = [(&[], &[1], &[2], &[], 1), (&[], &[], &[], &[0], 1)];
+    let task = with_axioms(task(3, &ops, &[0], &[2], &[]), &[&[(1, &[0], &[])]]);
+    let graph = LandmarkGraph::build(&task);
+    assert_eq!(
+        landmark_names(&task, &graph),
+        vec![strings(&["(p2)"]), strings(&["not (p0)"]), strings(&["not (p1)"])]
+    );
+    use OrderingKind::*;
+    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
+    assert_eq!(
+        ordering_names(&task, &graph),
+        vec![
+            o("not (p0)", "(p2)", Natural),
+            o("not (p0)", "not (p1)", GreedyNecessary),
+            o("not (p1)", "(p2)", GreedyNecessary),
+        ]
+    );
+    assert!(graph.landmarks().iter().all(|lm| !lm.true_initially));
+}
+
 /// One walks from the hall into a room whose door is locked; the key opens
 /// it, and can lock it again. `enter` needs the door *not* locked.
 pub(crate) fn locked_door() -> Task {
