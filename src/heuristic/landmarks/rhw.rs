@@ -43,6 +43,7 @@ use super::dtg::TransitionGraphs;
 use super::reach::RelaxedReach;
 use super::{Landmark, LandmarkId, MAX_DISJUNCTION, Ordering, OrderingKind};
 use crate::heuristic::unary::{NO_OP, RelaxedOpId, RelaxedTask};
+use crate::task::state::StateBuf;
 use crate::task::{FactId, OpId, Task};
 
 /// The landmarks and the greedy-necessary and natural orderings among them
@@ -72,9 +73,10 @@ struct Backchain<'a> {
     rt: RelaxedTask,
     reach: RelaxedReach,
     transitions: TransitionGraphs,
-    /// Per task fact, whether it holds in the initial state (derived facts
-    /// included).
-    in_init: Vec<bool>,
+    /// The initial state, with its derived facts (`task.init` lists only
+    /// the others): every expansion explores from it, and a derived fact
+    /// true there is true initially.
+    init: StateBuf,
     landmarks: Vec<Landmark>,
     /// Disjunctive landmarks replaced by a simple landmark inside them.
     removed: Vec<bool>,
@@ -101,17 +103,12 @@ struct Backchain<'a> {
 impl<'a> Backchain<'a> {
     fn new(task: &'a Task) -> Self {
         let rt = RelaxedTask::new(task);
-        // The initial state with its derived facts: `task.init` lists only
-        // the others, and a derived fact false there (or true) must not
-        // count as true initially (or false).
-        let init = task.initial_state();
-        let in_init = (0..task.num_facts()).map(|f| init.bits()[f]).collect();
         Backchain {
             task,
             transitions: TransitionGraphs::new(task),
             reach: RelaxedReach::new(&rt),
             rt,
-            in_init,
+            init: task.initial_state(),
             landmarks: Vec::new(),
             removed: Vec::new(),
             landmark_of: vec![None; task.num_facts()],
@@ -141,6 +138,10 @@ impl<'a> Backchain<'a> {
         ops
     }
 
+    fn holds_initially(&self, f: FactId) -> bool {
+        self.init.bits()[f as usize]
+    }
+
     /// The relaxed propositions of a landmark: its facts, or "not f" for a
     /// negated landmark of `f`.
     fn propositions(&self, lm: &Landmark) -> Vec<FactId> {
@@ -165,9 +166,9 @@ impl<'a> Backchain<'a> {
         let mut lm = Landmark {
             is_goal: !negated && facts.len() == 1 && self.task.goal.binary_search(&facts[0]).is_ok(),
             true_initially: if negated {
-                facts.iter().all(|&f| !self.in_init[f as usize])
+                facts.iter().all(|&f| !self.holds_initially(f))
             } else {
-                facts.iter().any(|&f| self.in_init[f as usize])
+                facts.iter().any(|&f| self.holds_initially(f))
             },
             derived: facts.iter().any(|&f| self.task.is_derived(f)),
             facts,
@@ -212,7 +213,7 @@ impl<'a> Backchain<'a> {
     /// having (a fact true initially, or overlapping another landmark
     /// without being it).
     fn disjunctive(&mut self, facts: Vec<FactId>) -> Option<LandmarkId> {
-        if facts.len() < 2 || facts.len() > MAX_DISJUNCTION || facts.iter().any(|&f| self.in_init[f as usize]) {
+        if facts.len() < 2 || facts.len() > MAX_DISJUNCTION || facts.iter().any(|&f| self.holds_initially(f)) {
             return None;
         }
         match self.landmark_of[facts[0] as usize] {
@@ -249,8 +250,8 @@ impl<'a> Backchain<'a> {
         let simple_fact = (!lm.negated && lm.facts.len() == 1).then(|| lm.facts[0]);
         let propositions = self.propositions(lm);
         let achievers: Vec<RelaxedOpId> = self.relaxed_achievers(&propositions).collect();
-        let init = self.task.initial_state();
-        self.reach.run(&self.rt, self.rt.state_facts(init.bits()), &achievers);
+        self.reach
+            .run(&self.rt, self.rt.state_facts(self.init.bits()), &achievers);
         self.reached_without[id as usize] = Some(self.reach.reached[..self.task.num_facts()].iter().collect());
 
         let mut first: Vec<RelaxedOpId> = achievers
