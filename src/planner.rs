@@ -727,10 +727,9 @@ fn run_config(
         limits.expansions = Some(PROBE_EXPANSIONS);
     }
     // Against a bound, an inadmissible guide of the eager engine needs an
-    // admissible partner to prune with; h_max is the cheap one. (The random
-    // walks prune on g alone.)
-    let eager = !config.search.is_lazy() && !matches!(config.search, Strategy::Walks(_));
-    let mut prune = if bound.is_some() && !heuristics[0].is_admissible() && eager {
+    // admissible partner to prune with; h_max is the cheap one. (The lazy
+    // engine and the random walks prune on g alone.)
+    let mut prune = if bound.is_some() && !heuristics[0].is_admissible() && config.search.is_eager() {
         Some(relax::HMAX.build(task))
     } else {
         None

@@ -70,6 +70,12 @@ impl Strategy {
     pub fn is_symbolic(self) -> bool {
         matches!(self, Strategy::Symbolic)
     }
+
+    /// True for the eager engine, the one search that takes a pruning
+    /// heuristic beside its guide.
+    pub fn is_eager(self) -> bool {
+        matches!(self, Strategy::Astar | Strategy::Greedy | Strategy::WeightedAstar(_))
+    }
 }
 
 /// A search algorithm as the registry knows it: its name, what it declares
