@@ -413,13 +413,15 @@ fn ground_phase(run: &mut Run, domain: &Domain, problem: &Problem) -> Result<Gro
     run.log(format!(
         "grounded: {} facts, {} operators, {} static facts folded away, \
          {} constant or irrelevant facts and {} irrelevant or duplicate operators removed, \
-         {} operators with mutex preconditions removed, {:.3}s",
+         {} operators with mutex preconditions removed, \
+         {} derived facts replaced by their conditions, {:.3}s",
         stats.facts,
         stats.operators,
         stats.static_facts,
         stats.removed_facts,
         stats.removed_operators,
         stats.impossible_operators,
+        stats.inlined_derived_facts,
         stats.seconds
     ));
     run.ground = stats;

@@ -20,14 +20,18 @@
 //!    [`assemble`]). Conditional effects stay (condition, effect) pairs on
 //!    their operator ([`effects`]); rules are sorted into layers
 //!    ([`stratify`]).
-//! 4. Operators that apply in no reachable state by the task's invariants
+//! 4. Derived facts that stand for a conjunction of literals (a `forall`
+//!    whose guard is static, a derived predicate with one rule) are
+//!    replaced by it in the conditions that use them ([`inline`]): the task
+//!    may then have no axioms left, and every heuristic applies to it.
+//! 5. Operators that apply in no reachable state by the task's invariants
 //!    (two mutex preconditions) are removed ([`impossible`]).
-//! 5. Constant and goal-irrelevant facts and operators are removed
+//! 6. Constant and goal-irrelevant facts and operators are removed
 //!    ([`simplify`]).
-//! 6. The final task gets its invariant groups
+//! 7. The final task gets its invariant groups
 //!    ([`crate::task::invariants`]), computed here once for all their users.
 //!
-//! Steps 4 to 6 keep tasks with conditional effects or derived facts as
+//! Steps 5 to 7 keep tasks with conditional effects or derived facts as
 //! they are.
 
 mod assemble;
@@ -35,6 +39,7 @@ mod compile;
 mod effects;
 mod facts;
 mod impossible;
+mod inline;
 mod join;
 mod operators;
 mod reach;
@@ -75,6 +80,8 @@ pub struct GroundStats {
     pub removed_operators: usize,
     /// Operators removed because they apply in no reachable state.
     pub impossible_operators: usize,
+    /// Derived facts replaced by the conditions they stand for ([`inline`]).
+    pub inlined_derived_facts: usize,
     pub seconds: f64,
 }
 
@@ -108,6 +115,8 @@ pub fn ground_normal(
 ) -> Result<(Task, GroundStats), GroundError> {
     let start = Instant::now();
     let (task, mut stats) = ground_reachable(domain, problem, normal)?;
+    let (task, inlined) = inline::inline_derived_facts(task);
+    stats.inlined_derived_facts = inlined;
     let groups = invariant_groups(&task);
     let (task, impossible) = impossible::remove_impossible_operators(task, &groups);
     stats.impossible_operators = impossible;
@@ -149,6 +158,7 @@ fn ground_reachable(
         removed_facts: 0,
         removed_operators: 0,
         impossible_operators: 0,
+        inlined_derived_facts: 0,
         seconds: start.elapsed().as_secs_f64(),
     };
     Ok((task, stats))
