@@ -13,6 +13,11 @@ use crate::plan::{Plan, PlanStep};
 
 pub const DOMAIN: &str = include_str!("../../../domains/hanoi.pddl");
 
+/// The model the bridge searches: every disc located by its peg
+/// (`domains/hanoi-pegs.pddl`). Its plans become plans of [`DOMAIN`] by
+/// [`Hanoi::plan_of_peg_plan`].
+pub const PEG_DOMAIN: &str = include_str!("../../../domains/hanoi-pegs.pddl");
+
 /// The exact-length model: a step counter `t0 .. tk` (the goal asks for
 /// `tk`) makes every plan exactly k moves long, and `(moved ?d ?t)` records
 /// which disc the move at step t moved, so that the move at the next step
@@ -202,13 +207,10 @@ impl Hanoi {
         Ok(on.into_iter().map(|(x, (y, _))| (x, y)).collect())
     }
 
-    /// The problem for `domains/hanoi.pddl`, or for [`EXACT_DOMAIN`].
-    pub fn problem_pddl(&self, problem_name: &str, exact: bool) -> String {
-        let mut out = String::new();
-        let domain = if exact { "hanoi-exact" } else { "hanoi" };
-        out.push_str(&format!(
-            "(define (problem {problem_name})\n  (:domain {domain})\n  (:objects"
-        ));
+    /// `(define (problem NAME) (:domain DOMAIN) (:objects` with the pegs
+    /// and the discs, the object list left open.
+    fn problem_head(&self, problem_name: &str, domain: &str) -> String {
+        let mut out = format!("(define (problem {problem_name})\n  (:domain {domain})\n  (:objects");
         for &p in &self.pegs {
             out.push_str(&format!(" {}", name(p)));
         }
@@ -221,6 +223,13 @@ impl Hanoi {
         if !self.discs.is_empty() {
             out.push_str(" - disc");
         }
+        out
+    }
+
+    /// The problem for `domains/hanoi.pddl`, or for [`EXACT_DOMAIN`].
+    pub fn problem_pddl(&self, problem_name: &str, exact: bool) -> String {
+        let domain = if exact { "hanoi-exact" } else { "hanoi" };
+        let mut out = self.problem_head(problem_name, domain);
         if exact {
             out.push_str(" t-1");
             for t in 0..=self.steps {
@@ -266,7 +275,89 @@ impl Hanoi {
         out
     }
 
-    /// Disc moved by a `move` step of either model.
+    /// The peg under `disc` in `on` (disc -> what it sits on).
+    fn peg_of(on: &BTreeMap<i64, i64>, disc: i64) -> i64 {
+        let mut place = disc;
+        // Discs sit on larger discs (lower numbers), so the walk ends; the
+        // bound guards against a map that was not checked.
+        for _ in 0..=on.len() {
+            match on.get(&place) {
+                Some(&below) => place = below,
+                None => break,
+            }
+        }
+        place
+    }
+
+    /// The problem for [`PEG_DOMAIN`]: each disc's peg, initially and in
+    /// the goal. The discs on a peg are stacked by size, so the pegs say
+    /// all that `on0` and `ongoal` say.
+    pub fn peg_problem_pddl(&self, problem_name: &str) -> String {
+        let mut out = self.problem_head(problem_name, "hanoi-pegs");
+        out.push_str(")\n  (:init\n");
+        for &d in &self.discs {
+            out.push_str(&format!("    (at {} {})\n", name(d), name(Self::peg_of(&self.on0, d))));
+        }
+        // A higher number is a smaller disc.
+        for &d in &self.discs {
+            let mut line = String::from("   ");
+            for &s in self.discs.iter().filter(|&&s| s > d) {
+                line.push_str(&format!(" (smaller {} {})", name(s), name(d)));
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push_str("  )\n  (:goal (and");
+        for &d in &self.discs {
+            out.push_str(&format!(" (at {} {})", name(d), name(Self::peg_of(&self.ongoal, d))));
+        }
+        out.push_str("))\n)\n");
+        out
+    }
+
+    /// A plan of [`PEG_DOMAIN`] (`move disc from-peg to-peg`) as a plan of
+    /// [`DOMAIN`] (`move disc what-it-sat-on what-it-is-put-on`), by
+    /// replaying the towers from `on0`. The result is checked on
+    /// [`DOMAIN`] by the caller, like any plan.
+    pub fn plan_of_peg_plan(&self, plan: &Plan, file: &str) -> Result<Plan, AspError> {
+        // The discs on each peg, bottom first.
+        let mut towers: BTreeMap<i64, Vec<i64>> = self.pegs.iter().map(|&p| (p, Vec::new())).collect();
+        for &d in &self.discs {
+            // Larger discs (lower numbers) come first: bottom first.
+            towers.entry(Self::peg_of(&self.on0, d)).or_default().push(d);
+        }
+        let mut steps = Vec::with_capacity(plan.steps.len());
+        for (t, step) in plan.steps.iter().enumerate() {
+            let parsed = match (step.action.as_str(), step.args.as_slice()) {
+                ("move", [d, from, to]) => number(d).zip(number(from)).zip(number(to)),
+                _ => None,
+            };
+            let not_a_move = || {
+                AspError::internal(
+                    file,
+                    format!("step {}: `{}` is not a move of the peg model", t + 1, step_text(step)),
+                )
+            };
+            let ((d, from), to) = parsed.ok_or_else(not_a_move)?;
+            let source = towers.get_mut(&from).ok_or_else(not_a_move)?;
+            if source.last() != Some(&d) {
+                return Err(not_a_move());
+            }
+            source.pop();
+            let below = source.last().copied().unwrap_or(from);
+            let target = towers.get_mut(&to).ok_or_else(not_a_move)?;
+            let onto = target.last().copied().unwrap_or(to);
+            target.push(d);
+            steps.push(PlanStep {
+                action: "move".to_string(),
+                args: vec![name(d), name(below), name(onto)],
+                location: step.location,
+            });
+        }
+        Ok(Plan { steps })
+    }
+
+    /// Disc moved by a `move` step of any model.
     fn moved_disc(step: &PlanStep) -> Option<i64> {
         number(step.args.first()?)
     }
@@ -299,12 +390,7 @@ impl Hanoi {
             let Some((d, to)) = parsed else {
                 return Err(AspError::invalid_plan(
                     file,
-                    format!(
-                        "step {}: `({} {})` is not a Hanoi move",
-                        t + 1,
-                        step.action,
-                        step.args.join(" ")
-                    ),
+                    format!("step {}: `{}` is not a Hanoi move", t + 1, step_text(step)),
                 ));
             };
             if t > 0 && Self::moved_disc(&plan.steps[t - 1]) == Some(d) {
@@ -364,6 +450,11 @@ impl Hanoi {
     }
 }
 
+/// `(move d9 d8 d3)`.
+fn step_text(step: &PlanStep) -> String {
+    format!("({} {})", step.action, step.args.join(" "))
+}
+
 /// A plan of the exact-length model as a plan of the plain domain.
 pub fn plain_plan(plan: &Plan) -> Plan {
     Plan {
@@ -376,5 +467,55 @@ pub fn plain_plan(plan: &Plan) -> Plan {
                 location: s.location,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::parse_plan;
+    use crate::puzzles::asp::facts::parse_facts;
+
+    const SEED: &str = include_str!("../../../problems/hanoi-seed.asp");
+
+    fn seed() -> Hanoi {
+        Hanoi::from_facts(&parse_facts(SEED, "seed.asp").unwrap(), "seed.asp").unwrap()
+    }
+
+    #[test]
+    fn the_peg_model_locates_every_disc_by_its_peg() {
+        let p = seed().peg_problem_pddl("seed");
+        assert!(
+            p.contains("d1 d2 d3 d4 - peg") && p.contains("d5 d6 d7 d8 d9 - disc"),
+            "{p}"
+        );
+        // All five discs start on peg 1; 8 and 9 end on peg 2.
+        for d in 5..=9 {
+            assert!(p.contains(&format!("(at d{d} d1)")), "{p}");
+        }
+        assert!(
+            p.contains("(:goal (and (at d5 d1) (at d6 d1) (at d7 d1) (at d8 d2) (at d9 d2)))"),
+            "{p}"
+        );
+        // A higher number is a smaller disc.
+        assert!(p.contains("(smaller d9 d5)") && !p.contains("(smaller d5 d9)"), "{p}");
+    }
+
+    #[test]
+    fn peg_moves_become_moves_onto_the_top_disc_or_the_peg() {
+        let h = seed();
+        let pegs = parse_plan("(move d9 d1 d3)\n(move d8 d1 d2)\n(move d9 d3 d2)\n", "plan").unwrap();
+        let plan = h.plan_of_peg_plan(&pegs, "seed.asp").unwrap();
+        let text: Vec<String> = plan.steps.iter().map(step_text).collect();
+        assert_eq!(text, ["(move d9 d8 d3)", "(move d8 d7 d2)", "(move d9 d3 d8)"]);
+        // The competition page's own witness.
+        assert_eq!(
+            h.witness(&plan, "seed.asp").unwrap(),
+            ["put(0,3,9).", "put(1,2,8).", "put(2,8,9)."]
+        );
+        // Disc 8 is under disc 9: it cannot be moved first.
+        let buried = parse_plan("(move d8 d1 d2)\n", "plan").unwrap();
+        let error = h.plan_of_peg_plan(&buried, "seed.asp").unwrap_err();
+        assert!(error.to_string().contains("step 1: `(move d8 d1 d2)`"), "{error}");
     }
 }

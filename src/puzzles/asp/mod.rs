@@ -432,7 +432,18 @@ pub fn solve(instance: &Instance, limits: Limits, verbose: bool) -> Result<Solve
         verbose,
         ..Options::default()
     };
-    let (domain, problem) = instance.pddl(instance.domain_pddl(), &instance.problem_pddl())?;
+    // Hanoi is searched in the model that locates discs by peg; its plans
+    // are written back as plans of the shipped domain below.
+    let (model, (domain, problem)) = match &instance.kind {
+        InstanceKind::Hanoi(h) => (
+            "pegs",
+            instance.pddl(hanoi::PEG_DOMAIN, &h.peg_problem_pddl(&problem_name(&instance.file)))?,
+        ),
+        InstanceKind::Sokoban(_) => (
+            "plain",
+            instance.pddl(instance.domain_pddl(), &instance.problem_pddl())?,
+        ),
+    };
     let report = planner::solve_bounded(&domain, &problem, &options(limits))
         .map_err(|e| AspError::internal(&instance.file, format!("planner: {e}")))?;
     let mut outcome = SolveOutcome {
@@ -440,7 +451,7 @@ pub fn solve(instance: &Instance, limits: Limits, verbose: bool) -> Result<Solve
         witness: None,
         plan_length: None,
         search: report.search.clone(),
-        stages: vec![format!("plain: {}", report.config)],
+        stages: vec![format!("{model}: {}", report.config)],
         total_time: start.elapsed(),
     };
     let Some(found) = report.plan else {
@@ -452,8 +463,9 @@ pub fn solve(instance: &Instance, limits: Limits, verbose: bool) -> Result<Solve
             outcome.plan_length = Some(found.length);
         }
         InstanceKind::Hanoi(h) => {
-            if h.obeys_step_rules(&found.plan) {
-                outcome.witness = Some(instance.witness(&found.plan)?);
+            let plan = h.plan_of_peg_plan(&found.plan, &instance.file)?;
+            if h.obeys_step_rules(&plan) {
+                outcome.witness = Some(instance.witness(&plan)?);
                 outcome.plan_length = Some(found.length);
                 return Ok(outcome);
             }
