@@ -7,7 +7,10 @@
 //! variable its operators depend on. Each candidate pattern's database is
 //! built with the full costs and scored by how much it raises the estimate
 //! on the samples over the patterns it replaces; the best candidate is
-//! taken while it helps and the budgets allow.
+//! taken while it helps and the budgets allow. When none helps, the
+//! samples are drawn again from longer walks (a few times): walks as long
+//! as the goal variables' own estimate stay close to the initial state
+//! when that estimate is far below the goal distance.
 //!
 //! Building a candidate's database is what climbing costs, so small
 //! candidates come first: the size limit starts at [`FIRST_CAP`] and grows
@@ -36,6 +39,10 @@ const MIN_IMPROVED_SHARE: f64 = 0.05;
 const MAX_SAMPLES: usize = 200;
 /// Most operator applicability checks spent on random walks.
 const MAX_WALK_WORK: usize = 200_000_000;
+/// Times the samples are drawn again, from walks [`RESAMPLE_GROWTH`] times
+/// longer, when no candidate helps on them.
+const MAX_RESAMPLES: usize = 2;
+const RESAMPLE_GROWTH: u64 = 3;
 /// Most cost-partitioning orders kept.
 const MAX_ORDERS: usize = 4;
 /// Most cost-partitioning orders tried.
@@ -184,6 +191,7 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
     }
     climber.samples = random_walk_samples(info, h0);
     climber.cache.clear();
+    let (mut walk_estimate, mut resamples) = (h0.max(1), 0);
 
     let is_goal_var = |v: Var| info.goal_vars.binary_search(&v).is_ok();
     let mut cap = config.max_pdb_size.min(FIRST_CAP);
@@ -254,6 +262,17 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
         let Some((_, _, replaced, pattern)) = best else {
             if cap < config.max_pdb_size {
                 cap = cap.saturating_mul(CAP_GROWTH).min(config.max_pdb_size);
+                continue;
+            }
+            // The walks' length came from an estimate that may be far below
+            // the goal distance; samples that close to the initial state
+            // may show none of the interactions a larger pattern captures.
+            if resamples < MAX_RESAMPLES {
+                resamples += 1;
+                walk_estimate = walk_estimate.saturating_mul(RESAMPLE_GROWTH);
+                climber.samples = random_walk_samples(info, walk_estimate);
+                climber.cache.clear();
+                cap = config.max_pdb_size.min(FIRST_CAP);
                 continue;
             }
             break;
