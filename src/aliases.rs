@@ -51,9 +51,9 @@ each written to PLANFILE.1, PLANFILE.2, ...",
     Alias {
         name: "seq-opt",
         description: "an optimal plan, by a sequential portfolio: A* with pattern databases with 25 % of the time, \
-symbolic bidirectional search with half the rest, then A* with LM-cut; an entry that cannot run on the task (symbolic \
-search on conditional effects) is left out",
-        configs: &[("astar(pdb())", 0.25), ("symbolic()", 0.5), ("astar(lmcut())", 1.0)],
+A* with LM-cut with half the rest, then symbolic bidirectional search; an entry that cannot run on the task \
+(symbolic search on conditional effects) is left out",
+        configs: &[("astar(pdb())", 0.25), ("astar(lmcut())", 0.5), ("symbolic()", 1.0)],
         anytime: false,
     },
     Alias {
