@@ -25,6 +25,36 @@ fn seed_example_gives_the_published_witness_on_every_run() {
     assert_eq!(clingo(&enc, &instance, Some(&witness)), Verdict::Sat);
 }
 
+/// With two moves of slack (`steps(5)` where 3 suffice) the peg model's
+/// optimal plan is too short: the exact-length model finds 5 moves with no
+/// disc moved twice in a row.
+#[test]
+fn hanoi_with_slack_gets_a_witness_of_exactly_k_moves() {
+    let seed = std::fs::read_to_string(crate_dir().join("problems/hanoi-seed.asp")).unwrap();
+    let slack = seed
+        .replace("steps(3).", "steps(5).")
+        .replace("time(3).", "time(3). time(4). time(5).");
+    let dir = scratch("hanoi-slack");
+    let instance = dir.join("slack.asp");
+    std::fs::write(&instance, slack).unwrap();
+    let o = corvus(&["asp", "solve", instance.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("search: pegs: ") && stderr(&o).contains(", exact-length: "),
+        "{}",
+        stderr(&o)
+    );
+    let witness = stdout(&o);
+    assert_eq!(witness.lines().count(), 5, "{witness}");
+    if !clingo_available() {
+        return;
+    }
+    let Some(enc) = encoding("hanoi") else { return };
+    let file = dir.join("witness.lp");
+    std::fs::write(&file, &witness).unwrap();
+    assert_eq!(clingo(&enc, &instance, Some(&file)), Verdict::Sat);
+}
+
 #[test]
 fn seed_witness_is_valid_for_clingo_and_the_published_one_too() {
     if !clingo_available() {

@@ -47,7 +47,7 @@ pub struct AspSolveStats {
     /// Every step of a witness counts 1, so this is `plan_length`.
     pub plan_cost: Option<usize>,
     pub step_bound: u64,
-    /// The stages run (`plain: astar(pdb(), probe=true), exact-length: ...`).
+    /// The stages run (`pegs: astar(pdb(), probe=true), exact-length: ...`).
     pub config: String,
     /// The statistics of the search that decided (or of the last one run).
     #[serde(flatten)]

@@ -376,7 +376,8 @@ pub struct SolveOutcome {
     pub plan_length: Option<usize>,
     /// Statistics of the search that decided (or of the last one run).
     pub search: Statistics,
-    /// Searches run: `plain` or `plain + exact-length`.
+    /// Searches run: `plain` (Sokoban), `pegs` (Hanoi), or `pegs` then
+    /// `exact-length`.
     pub stages: Vec<String>,
     pub total_time: Duration,
 }

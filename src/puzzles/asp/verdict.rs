@@ -6,12 +6,13 @@ use crate::planner::Status;
 
 impl SolveOutcome {
     /// The stages run, as the log and the `--stats-json` `config` name them:
-    /// `plain: astar(pdb())` or `plain: ..., exact-length: ...`.
+    /// `plain: astar(pdb())` (Sokoban), `pegs: ...` (Hanoi), or
+    /// `pegs: ..., exact-length: ...`.
     pub fn stages_text(&self) -> String {
         self.stages.join(", ")
     }
 
-    /// `search: plain: ... | expanded 1234 | total time 0.123s`.
+    /// `search: pegs: ... | expanded 1234 | total time 0.123s`.
     pub fn summary(&self) -> String {
         format!(
             "search: {} | expanded {} | total time {:.3}s",
