@@ -58,6 +58,11 @@ fn landmark_names(task: &Task, graph: &LandmarkGraph) -> Vec<Vec<String>> {
 }
 
 /// The orderings as (from, to, kind), landmarks named by their first fact.
+/// An ordering as [`ordering_names`] writes it.
+fn ord(from: &str, to: &str, kind: OrderingKind) -> (String, String, OrderingKind) {
+    (from.to_string(), to.to_string(), kind)
+}
+
 fn ordering_names(task: &Task, graph: &LandmarkGraph) -> Vec<(String, String, OrderingKind)> {
     let name = |id: LandmarkId| {
         let lm = &graph.landmarks()[id as usize];
@@ -97,23 +102,22 @@ fn one_truck_the_landmarks_and_orderings_written_down_by_hand() {
         ]
     );
     use OrderingKind::*;
-    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
     assert_eq!(
         ordering_names(&task, &graph),
         vec![
             // Loading at B needs the package and the truck there.
-            o("(at p B)", "(in p t)", GreedyNecessary),
+            ord("(at p B)", "(in p t)", GreedyNecessary),
             // Without driving to B the package never gets anywhere.
-            o("(at t B)", "(at p C)", Natural),
+            ord("(at t B)", "(at p C)", Natural),
             // Driving to C moves the truck away from B, where it must be for the load.
-            o("(at t B)", "(at t C)", Reasonable),
-            o("(at t B)", "(in p t)", GreedyNecessary),
+            ord("(at t B)", "(at t C)", Reasonable),
+            ord("(at t B)", "(in p t)", GreedyNecessary),
             // Unloading at C needs the truck there and the package in it.
-            o("(at t C)", "(at p C)", GreedyNecessary),
-            o("(in p t)", "(at p C)", GreedyNecessary),
+            ord("(at t C)", "(at p C)", GreedyNecessary),
+            ord("(in p t)", "(at p C)", GreedyNecessary),
             // The truck is at B right before the load, so driving to C
             // before loading means driving to C again.
-            o("(in p t)", "(at t C)", Reasonable),
+            ord("(in p t)", "(at t C)", Reasonable),
         ]
     );
     let goal = graph.landmark_of(task.goal[0]).expect("the goal is a landmark");
@@ -145,14 +149,13 @@ fn two_trucks_give_disjunctive_landmarks() {
         ]
     );
     use OrderingKind::*;
-    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
     assert_eq!(
         ordering_names(&task, &graph),
         vec![
-            o("(at p B)", "(in p t1)", GreedyNecessary),
-            o("(at t1 B)", "(at p C)", Natural),
-            o("(at t1 B)", "(in p t1)", GreedyNecessary),
-            o("(in p t1)", "(at p C)", GreedyNecessary),
+            ord("(at p B)", "(in p t1)", GreedyNecessary),
+            ord("(at t1 B)", "(at p C)", Natural),
+            ord("(at t1 B)", "(in p t1)", GreedyNecessary),
+            ord("(in p t1)", "(at p C)", GreedyNecessary),
         ]
     );
     // The trucks' positions at C are no landmark: t2 is there already.
@@ -212,12 +215,11 @@ fn a_chokepoint_of_a_transition_graph_is_a_landmark() {
         landmark_names(&task, &graph),
         vec![strings(&["(at t A)"]), strings(&["(at t B)"]), strings(&["(at t E)"])]
     );
-    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
     assert_eq!(
         ordering_names(&task, &graph),
         vec![
-            o("(at t A)", "(at t B)", OrderingKind::GreedyNecessary),
-            o("(at t B)", "(at t E)", OrderingKind::Natural),
+            ord("(at t A)", "(at t B)", OrderingKind::GreedyNecessary),
+            ord("(at t B)", "(at t E)", OrderingKind::Natural),
         ]
     );
 }
@@ -251,13 +253,12 @@ fn the_rules_of_a_derived_landmark_are_its_achievers() {
         ]
     );
     use OrderingKind::*;
-    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
     assert_eq!(
         ordering_names(&task, &graph),
         vec![
-            o("(p0)", "(p1)", GreedyNecessary),
-            o("(p1)", "(p3)", GreedyNecessary),
-            o("(p2)", "(p3)", GreedyNecessary),
+            ord("(p0)", "(p1)", GreedyNecessary),
+            ord("(p1)", "(p3)", GreedyNecessary),
+            ord("(p2)", "(p3)", GreedyNecessary),
         ]
     );
     let d = &graph.landmarks()[graph.landmark_of(3).expect("the goal is a landmark") as usize];
@@ -281,13 +282,12 @@ fn a_derived_fact_true_initially_counts_as_true_initially() {
         vec![strings(&["(p2)"]), strings(&["not (p0)"]), strings(&["not (p1)"])]
     );
     use OrderingKind::*;
-    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
     assert_eq!(
         ordering_names(&task, &graph),
         vec![
-            o("not (p0)", "(p2)", Natural),
-            o("not (p0)", "not (p1)", GreedyNecessary),
-            o("not (p1)", "(p2)", GreedyNecessary),
+            ord("not (p0)", "(p2)", Natural),
+            ord("not (p0)", "not (p1)", GreedyNecessary),
+            ord("not (p1)", "(p2)", GreedyNecessary),
         ]
     );
     assert!(graph.landmarks().iter().all(|lm| !lm.true_initially));
@@ -325,16 +325,15 @@ fn a_negative_precondition_every_first_achiever_shares_is_a_negated_landmark() {
         ]
     );
     use OrderingKind::*;
-    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
     assert_eq!(
         ordering_names(&task, &graph),
         vec![
-            o("(in hall)", "(in room)", GreedyNecessary),
+            ord("(in hall)", "(in room)", GreedyNecessary),
             // Without the key the door stays locked and the room out of reach.
-            o("(key)", "(in room)", Natural),
+            ord("(key)", "(in room)", Natural),
             // Unlocking, the one way to make the door not locked, needs the key.
-            o("(key)", "not (locked)", GreedyNecessary),
-            o("not (locked)", "(in room)", GreedyNecessary),
+            ord("(key)", "not (locked)", GreedyNecessary),
+            ord("not (locked)", "(in room)", GreedyNecessary),
         ]
     );
     let unlocked = graph
@@ -368,9 +367,8 @@ fn a_goal_true_initially_that_a_landmark_destroys_is_ordered_after_it() {
         landmark_names(&task, &graph),
         vec![strings(&["(p)"]), strings(&["(q)"])]
     );
-    let o = |a: &str, b: &str, k| (a.to_string(), b.to_string(), k);
     assert_eq!(
         ordering_names(&task, &graph),
-        vec![o("(q)", "(p)", OrderingKind::Reasonable)]
+        vec![ord("(q)", "(p)", OrderingKind::Reasonable)]
     );
 }
