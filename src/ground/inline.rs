@@ -40,7 +40,7 @@ const MAX_ADDED_LITERALS: usize = 2_000_000;
 
 /// `task` with its simple derived facts replaced by their conditions (see
 /// the module documentation), and how many derived facts were replaced.
-pub fn inline_derived_facts(task: Task) -> (Task, usize) {
+pub fn inline_derived_facts(mut task: Task) -> (Task, usize) {
     if !task.has_axioms() {
         return (task, 0);
     }
@@ -49,7 +49,6 @@ pub fn inline_derived_facts(task: Task) -> (Task, usize) {
         return (task, 0);
     }
     let count = replacement.count;
-    let mut task = task;
     task.operators = std::mem::take(&mut task.operators)
         .into_iter()
         .filter_map(|mut op| {
@@ -66,8 +65,7 @@ pub fn inline_derived_facts(task: Task) -> (Task, usize) {
         .collect();
     // A contradictory goal stays contradictory: the search then proves
     // that no plan exists.
-    let (goal, goal_neg) = replacement.literals(&task.goal, &task.goal_neg);
-    (task.goal, task.goal_neg) = (goal, goal_neg);
+    (task.goal, task.goal_neg) = replacement.literals(&task.goal, &task.goal_neg);
     let (task, _) = simplify::without_unused_derived_facts(task);
     (task, count)
 }
@@ -161,23 +159,17 @@ impl Replacement {
     /// facts written out (sorted, no duplicates).
     fn literals(&self, pre: &[FactId], pre_neg: &[FactId]) -> (Vec<FactId>, Vec<FactId>) {
         let (mut out_pre, mut out_neg) = (Vec::with_capacity(pre.len()), Vec::with_capacity(pre_neg.len()));
-        for (list, replaced, kept) in [
-            (pre, &self.positive, &mut out_pre),
-            (pre_neg, &self.negative, &mut out_neg),
-        ] {
+        for (list, replaced, positive) in [(pre, &self.positive, true), (pre_neg, &self.negative, false)] {
             for &f in list {
-                if replaced[f as usize].is_none() {
-                    kept.push(f);
+                match &replaced[f as usize] {
+                    Some((p, q)) => {
+                        out_pre.extend_from_slice(p);
+                        out_neg.extend_from_slice(q);
+                    }
+                    None if positive => out_pre.push(f),
+                    None => out_neg.push(f),
                 }
             }
-        }
-        let conjunctions = pre
-            .iter()
-            .filter_map(|&f| self.positive[f as usize].as_ref())
-            .chain(pre_neg.iter().filter_map(|&f| self.negative[f as usize].as_ref()));
-        for (p, q) in conjunctions {
-            out_pre.extend_from_slice(p);
-            out_neg.extend_from_slice(q);
         }
         out_pre.sort_unstable();
         out_pre.dedup();
