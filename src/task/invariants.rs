@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, VecDeque};
 
-use super::{FactId, MutexGroup, Operator, Task};
+use super::{CondEffect, FactId, MutexGroup, Operator, Task};
 
 /// The task's finite-domain variables: groups chosen by [`cover`] from its
 /// stored invariant groups, so that every fact is in exactly one (facts not
@@ -39,19 +39,18 @@ const MAX_WORK: usize = 300_000_000;
 /// grounder runs; everything after grounding reads the result from
 /// [`Task::invariant_groups`].
 ///
-/// Tasks with conditional effects or derived facts get none: the induction
-/// below reads only unconditional effects, and would take derived facts
-/// (which no operator adds) for invariant.
+/// Derived facts are in no group: no operator adds them, so the induction
+/// would take any set of them for invariant.
 pub fn invariant_groups(task: &Task) -> Vec<MutexGroup> {
     let _phase = crate::limits::phase(crate::limits::Phase::InvariantSynthesis);
-    if task.has_conditional_effects() || task.has_axioms() {
-        return Vec::new();
-    }
     let names = FactNames::new(task);
     let mut found: BTreeMap<Vec<FactId>, bool> = BTreeMap::new();
     let mut seen: BTreeSet<Vec<Member>> = BTreeSet::new();
     let mut queue: VecDeque<Vec<Member>> = VecDeque::new();
     for (pred, &arity) in names.arity.iter().enumerate() {
+        if names.derived[pred] {
+            continue;
+        }
         let pred = pred as u32;
         for position in 0..arity {
             queue.push_back(vec![Member {
@@ -70,7 +69,12 @@ pub fn invariant_groups(task: &Task) -> Vec<MutexGroup> {
     let op_size: usize = task
         .operators
         .iter()
-        .map(|o| o.pre.len() + o.add.len() + o.del.len())
+        .map(|o| {
+            let effects: usize = (o.cond_effects.iter())
+                .map(|e| e.pre.len() + e.add.len() + e.del.len())
+                .sum();
+            o.pre.len() + o.add.len() + o.del.len() + effects
+        })
         .sum::<usize>()
         + task.init.len();
     let mut work = 0usize;
@@ -119,16 +123,115 @@ pub fn check_group(task: &Task, facts: &[FactId]) -> Option<bool> {
         return None;
     }
     let mut exactly_one = init == 1;
+    let pick = |list: &[FactId]| -> Vec<FactId> { list.iter().copied().filter(|&f| member[f as usize]).collect() };
+    let part = |pre: &[FactId], add: &[FactId], del: &[FactId]| Part {
+        pre: pick(pre),
+        add: pick(add),
+        del: pick(del),
+    };
     for op in &task.operators {
-        let pick = |list: &[FactId]| -> Vec<FactId> { list.iter().copied().filter(|&f| member[f as usize]).collect() };
-        let effect = GroupEffect::of(&pick(&op.pre), &pick(&op.add), &pick(&op.del));
-        match effect {
-            GroupEffect::Inapplicable => {}
-            GroupEffect::Grows => return None,
-            GroupEffect::Keeps { may_empty } => exactly_one &= !may_empty,
+        let effects: Vec<(usize, Part)> = (op.cond_effects.iter().enumerate())
+            .map(|(i, e)| (i, part(&e.pre, &e.add, &e.del)))
+            .filter(|(_, p)| !p.add.is_empty() || !p.del.is_empty())
+            .collect();
+        let complete = worlds(
+            op,
+            &part(&op.pre, &op.add, &op.del),
+            &effects,
+            |world, _| match GroupEffect::of(&world.pre, &world.add, &world.del) {
+                GroupEffect::Inapplicable => true,
+                GroupEffect::Grows => false,
+                GroupEffect::Keeps { may_empty } => {
+                    exactly_one &= !may_empty;
+                    true
+                }
+            },
+        );
+        if !complete {
+            return None;
         }
     }
     Some(exactly_one)
+}
+
+/// Most conditional effects of one operator that may touch one group: the
+/// check goes through every combination of them.
+const MAX_TOUCHING: usize = 8;
+
+/// An operator's facts that lie in one group, of its unconditional part or
+/// of one conditional effect.
+#[derive(Default)]
+struct Part {
+    pre: Vec<FactId>,
+    add: Vec<FactId>,
+    del: Vec<FactId>,
+}
+
+/// Calls `visit` with each way `op` may act on one group: its unconditional
+/// part `base` together with a combination of `effects`, the conditional
+/// effects that add or delete a fact of the group (by index, with their
+/// facts in the group), and the indices of that combination. The others
+/// change nothing in the group, and their conditions only narrow where the
+/// operator applies. Combinations whose conditions contradict each other or
+/// the operator's are left out. Stops when `visit` returns false; returns
+/// false then, and when there are more than [`MAX_TOUCHING`] effects.
+fn worlds(
+    op: &Operator,
+    base: &Part,
+    effects: &[(usize, Part)],
+    mut visit: impl FnMut(&Part, &[usize]) -> bool,
+) -> bool {
+    if effects.is_empty() {
+        return visit(base, &[]);
+    }
+    if effects.len() > MAX_TOUCHING {
+        return false;
+    }
+    let clash = |pre: &[FactId], pre_neg: &[FactId]| pre.iter().any(|f| pre_neg.binary_search(f).is_ok());
+    let conditions = |i: usize| {
+        let e = &op.cond_effects[effects[i].0];
+        (&e.pre, &e.pre_neg)
+    };
+    let possible: Vec<bool> = (0..effects.len())
+        .map(|i| {
+            let (pre, pre_neg) = conditions(i);
+            !clash(pre, &op.pre_neg) && !clash(&op.pre, pre_neg)
+        })
+        .collect();
+    let compatible = |i: usize, j: usize| {
+        let ((pi, ni), (pj, nj)) = (conditions(i), conditions(j));
+        !clash(pi, nj) && !clash(pj, ni)
+    };
+    let mut fired = Vec::new();
+    'combination: for mask in 0u32..1 << effects.len() {
+        fired.clear();
+        for i in (0..effects.len()).filter(|i| mask >> i & 1 == 1) {
+            if !possible[i] || fired.iter().any(|&j| !compatible(i, j)) {
+                continue 'combination;
+            }
+            fired.push(i);
+        }
+        let mut world = Part {
+            pre: base.pre.clone(),
+            add: base.add.clone(),
+            del: base.del.clone(),
+        };
+        for &i in &fired {
+            let part = &effects[i].1;
+            world.pre.extend(&part.pre);
+            world.add.extend(&part.add);
+            world.del.extend(&part.del);
+        }
+        for list in [&mut world.pre, &mut world.add, &mut world.del] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let indices: Vec<usize> = fired.iter().map(|&i| effects[i].0).collect();
+        if !visit(&world, &indices) {
+            return false;
+        }
+    }
+    true
 }
 
 /// What an operator does to the number of true facts of one group.
@@ -179,6 +282,8 @@ struct FactNames {
     args: Vec<Vec<u32>>,
     /// Per predicate id: arity.
     arity: Vec<usize>,
+    /// Per predicate id: some fact of it is derived.
+    derived: Vec<bool>,
 }
 
 impl FactNames {
@@ -186,6 +291,7 @@ impl FactNames {
         let mut preds: HashMap<&str, u32> = HashMap::new();
         let mut objects: HashMap<&str, u32> = HashMap::new();
         let mut arity = Vec::new();
+        let mut derived = Vec::new();
         let mut predicate = Vec::with_capacity(task.num_facts());
         let mut args = Vec::with_capacity(task.num_facts());
         for fact in &task.facts {
@@ -193,7 +299,9 @@ impl FactNames {
             let p = *preds.entry(fact.predicate.as_str()).or_insert(next);
             if p as usize == arity.len() {
                 arity.push(fact.args.len());
+                derived.push(false);
             }
+            derived[p as usize] |= task.is_derived(predicate.len() as FactId);
             // A predicate used with different arities: keep the smallest, so
             // that key positions exist in every fact.
             arity[p as usize] = arity[p as usize].min(fact.args.len());
@@ -212,7 +320,12 @@ impl FactNames {
         for a in &mut arity {
             *a = (*a).min(255);
         }
-        FactNames { predicate, args, arity }
+        FactNames {
+            predicate,
+            args,
+            arity,
+            derived,
+        }
     }
 }
 
@@ -283,15 +396,21 @@ fn check_schema(task: &Task, names: &FactNames, schema: &[Member]) -> SchemaOutc
         }
     }
     let mut refinements = BTreeSet::new();
-    let mut entries: Vec<(u32, u8, FactId)> = Vec::new();
+    // (key, effect, role, fact): effect 0 is the operator's unconditional
+    // part, effect i + 1 its i-th conditional effect.
+    let mut entries: Vec<(u32, u32, u8, FactId)> = Vec::new();
     for op in &task.operators {
         crate::limits::checkpoint();
         entries.clear();
-        for (role, list) in [(PRE, &op.pre), (ADD, &op.add), (DEL, &op.del)] {
-            for &f in list.iter() {
-                keys_of(f, &mut keys);
-                for &k in &keys {
-                    entries.push((k, role, f));
+        let parts = std::iter::once((&op.pre, &op.add, &op.del))
+            .chain(op.cond_effects.iter().map(|e| (&e.pre, &e.add, &e.del)));
+        for (effect, (pre, add, del)) in parts.enumerate() {
+            for (role, list) in [(PRE, pre), (ADD, add), (DEL, del)] {
+                for &f in list.iter() {
+                    keys_of(f, &mut keys);
+                    for &k in &keys {
+                        entries.push((k, effect as u32, role, f));
+                    }
                 }
             }
         }
@@ -299,53 +418,77 @@ fn check_schema(task: &Task, names: &FactNames, schema: &[Member]) -> SchemaOutc
             continue;
         }
         entries.sort_unstable();
-        let mut start = 0;
-        while start < entries.len() {
-            let key = entries[start].0;
-            let mut end = start;
-            while end < entries.len() && entries[end].0 == key {
-                end += 1;
-            }
-            let slice = &entries[start..end];
-            start = end;
+        for slice in entries.chunk_by(|a, b| a.0 == b.0) {
+            let key = slice[0].0;
             let Some(st) = status.get_mut(&key) else { continue };
             if st.0 {
                 continue;
             }
-            let of_role = |r: u8| -> Vec<FactId> { slice.iter().filter(|e| e.1 == r).map(|e| e.2).collect() };
-            let (pre, add, del) = (of_role(PRE), of_role(ADD), of_role(DEL));
-            match GroupEffect::of(&pre, &add, &del) {
-                GroupEffect::Inapplicable => {}
-                GroupEffect::Keeps { may_empty } => st.1 &= !may_empty,
-                GroupEffect::Grows => {
-                    st.0 = true;
-                    // Facts the operator requires and consumes could balance
-                    // the count if they belonged to the group.
-                    for &g in &op.pre {
-                        if !op.del.contains(&g) || op.add.contains(&g) {
-                            continue;
+            let part = |effect: u32| {
+                let of_role = |r: u8| -> Vec<FactId> {
+                    slice
+                        .iter()
+                        .filter(|e| e.1 == effect && e.2 == r)
+                        .map(|e| e.3)
+                        .collect()
+                };
+                Part {
+                    pre: of_role(PRE),
+                    add: of_role(ADD),
+                    del: of_role(DEL),
+                }
+            };
+            let mut touching: Vec<u32> = slice.iter().filter(|e| e.1 > 0 && e.2 != PRE).map(|e| e.1).collect();
+            touching.dedup();
+            let effects: Vec<(usize, Part)> = touching.iter().map(|&e| (e as usize - 1, part(e))).collect();
+            let mut grown = None;
+            let complete = worlds(op, &part(0), &effects, |world, fired| {
+                match GroupEffect::of(&world.pre, &world.add, &world.del) {
+                    GroupEffect::Inapplicable => true,
+                    GroupEffect::Keeps { may_empty } => {
+                        st.1 &= !may_empty;
+                        true
+                    }
+                    GroupEffect::Grows => {
+                        grown = Some(fired.to_vec());
+                        false
+                    }
+                }
+            });
+            if complete {
+                continue;
+            }
+            st.0 = true;
+            let Some(fired) = grown else { continue };
+            // Facts the operator requires and consumes could balance the
+            // count if they belonged to the group.
+            let fired: Vec<&CondEffect> = fired.iter().map(|&i| &op.cond_effects[i]).collect();
+            let required = op.pre.iter().chain(fired.iter().flat_map(|e| &e.pre));
+            let deleted = |g: FactId| op.del.contains(&g) || fired.iter().any(|e| e.del.contains(&g));
+            let added = |g: FactId| op.add.contains(&g) || fired.iter().any(|e| e.add.contains(&g));
+            for &g in required {
+                if !deleted(g) || added(g) {
+                    continue;
+                }
+                let p = names.predicate[g as usize];
+                let args = &names.args[g as usize];
+                if keyed {
+                    for (i, &a) in args.iter().enumerate().take(names.arity[p as usize]) {
+                        let m = Member {
+                            predicate: p,
+                            position: Some(i as u8),
+                        };
+                        if a == key && !schema.contains(&m) {
+                            refinements.insert(m);
                         }
-                        let p = names.predicate[g as usize];
-                        let args = &names.args[g as usize];
-                        if keyed {
-                            for (i, &a) in args.iter().enumerate().take(names.arity[p as usize]) {
-                                let m = Member {
-                                    predicate: p,
-                                    position: Some(i as u8),
-                                };
-                                if a == key && !schema.contains(&m) {
-                                    refinements.insert(m);
-                                }
-                            }
-                        } else {
-                            let m = Member {
-                                predicate: p,
-                                position: None,
-                            };
-                            if !schema.contains(&m) {
-                                refinements.insert(m);
-                            }
-                        }
+                    }
+                } else {
+                    let m = Member {
+                        predicate: p,
+                        position: None,
+                    };
+                    if !schema.contains(&m) {
+                        refinements.insert(m);
                     }
                 }
             }
@@ -526,6 +669,39 @@ pub(crate) mod tests {
         pub fn build(self, init: Vec<FactId>, goal: Vec<FactId>) -> Task {
             assemble(self.facts, self.ops, &init, &goal, &[], false)
         }
+    }
+
+    /// Tokens on a ring of places: `move t p` takes token t one place on
+    /// (cost 2), `rotate` takes every token one place on at once (cost 3,
+    /// a conditional effect per token and place). `starts[t]` and
+    /// `goals[t]` are token t's places. With `leaky`, rotating leaves a
+    /// token also where it was, and "where is t" is no invariant.
+    pub(crate) fn carousel(places: usize, starts: &[usize], goals: &[usize], leaky: bool) -> Task {
+        let mut b = TaskBuilder::new();
+        let at = |b: &mut TaskBuilder, t: usize, p: usize| b.id("at", &[&format!("t{t}"), &format!("p{}", p % places)]);
+        let mut rotate = Vec::new();
+        for t in 0..starts.len() {
+            for p in 0..places {
+                let (here, next) = (at(&mut b, t, p), at(&mut b, t, p + 1));
+                b.op(
+                    "move",
+                    &[&format!("t{t}"), &format!("p{p}")],
+                    vec![here],
+                    vec![next],
+                    vec![here],
+                );
+                b.ops.last_mut().expect("just pushed").cost = 2;
+                let del = if leaky { vec![] } else { vec![here] };
+                rotate.push(crate::task::testing::cond(&[here], &[], &[next], &del));
+            }
+        }
+        b.op("rotate", &[], vec![], vec![], vec![]);
+        let op = b.ops.last_mut().expect("just pushed");
+        op.cost = 3;
+        op.cond_effects = rotate;
+        let init = (starts.iter().enumerate()).map(|(t, &p)| at(&mut b, t, p)).collect();
+        let goal = (goals.iter().enumerate()).map(|(t, &p)| at(&mut b, t, p)).collect();
+        b.build(init, goal)
     }
 
     /// Tower of Hanoi in the IPC encoding: discs d1 (smallest) .. dn, pegs
@@ -792,6 +968,48 @@ pub(crate) mod tests {
                 exactly_one: false
             }]
         );
+    }
+
+    #[test]
+    fn conditional_effects_keep_or_break_invariants() {
+        // Rotating moves each token from where it is: each token is at
+        // exactly one place. Every combination of the rotation's effects on
+        // one token needs it at two places, except one effect alone.
+        let task = carousel(4, &[0, 2], &[1, 1], false);
+        let token = |t: &str| group_of(&task, |f| f.args[0] == t);
+        for t in ["t0", "t1"] {
+            assert_eq!(check_group(&task, &token(t)), Some(true));
+            assert!(invariant_groups(&task).contains(&MutexGroup {
+                facts: token(t),
+                exactly_one: true
+            }));
+        }
+        // A rotation that leaves a copy behind breaks it.
+        let task = carousel(4, &[0, 2], &[1, 1], true);
+        assert_eq!(check_group(&task, &group_of(&task, |f| f.args[0] == "t0")), None);
+        assert!(invariant_groups(&task).is_empty());
+        // An effect that consumes the fact it needs keeps a group only when
+        // its condition asks for it: a switch toggled by two conditional
+        // effects has exactly one of on, off.
+        let mut b = TaskBuilder::new();
+        let (on, off) = (b.id("on", &[]), b.id("off", &[]));
+        b.op("toggle", &[], vec![], vec![], vec![]);
+        b.ops[0].cond_effects = vec![
+            crate::task::testing::cond(&[on], &[], &[off], &[on]),
+            crate::task::testing::cond(&[off], &[], &[on], &[off]),
+        ];
+        let task = b.build(vec![off], vec![on]);
+        assert_eq!(check_group(&task, &[on, off]), Some(true));
+        // Without the condition the delete might not have held.
+        let mut b = TaskBuilder::new();
+        let (on, off) = (b.id("on", &[]), b.id("off", &[]));
+        b.op("toggle", &[], vec![], vec![], vec![]);
+        b.ops[0].cond_effects = vec![
+            crate::task::testing::cond(&[], &[], &[off], &[on]),
+            crate::task::testing::cond(&[off], &[], &[on], &[off]),
+        ];
+        let task = b.build(vec![off], vec![on]);
+        assert_eq!(check_group(&task, &[on, off]), None);
     }
 
     #[test]

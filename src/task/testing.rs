@@ -148,6 +148,29 @@ pub fn random_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task {
     task(num_facts, &ops, &init, &goal, &goal_neg)
 }
 
+/// A random task of [`random_task`] whose operators get up to two
+/// conditional effects.
+pub fn random_conditional_task(rng: &mut Lcg, num_facts: usize, num_ops: usize) -> Task {
+    let mut t = random_task(rng, num_facts, num_ops);
+    for op in &mut t.operators {
+        op.cond_effects = random_cond_effects(rng, num_facts);
+    }
+    t
+}
+
+/// Up to two random conditional effects.
+fn random_cond_effects(rng: &mut Lcg, num_facts: usize) -> Vec<CondEffect> {
+    (0..rng.below(3))
+        .map(|_| {
+            let pre = random_facts(rng, num_facts, 2);
+            let pre_neg = random_facts(rng, num_facts, 1);
+            let add = random_facts(rng, num_facts, 2);
+            let del = random_facts(rng, num_facts, 1);
+            cond(&pre, &pre_neg, &add, &del)
+        })
+        .collect()
+}
+
 /// A random small task with conditional effects and two derived facts (the
 /// last two, in two layers, the second negating the first): a random task
 /// of [`random_task`] whose operators get up to two conditional effects,
@@ -165,13 +188,7 @@ pub fn random_adl_task_with(rng: &mut Lcg, num_facts: usize, num_ops: usize, rec
     let base = num_facts - 2;
     let (d0, d1) = (base as FactId, base as FactId + 1);
     for op in &mut t.operators {
-        for _ in 0..rng.below(3) {
-            let pre = random_facts(rng, num_facts, 2);
-            let pre_neg = random_facts(rng, num_facts, 1);
-            let add = random_facts(rng, num_facts, 2);
-            let del = random_facts(rng, num_facts, 1);
-            op.cond_effects.push(cond(&pre, &pre_neg, &add, &del));
-        }
+        op.cond_effects = random_cond_effects(rng, num_facts);
         let basic = |v: &mut Vec<FactId>| v.retain(|&f| f < d0);
         basic(&mut op.add);
         basic(&mut op.del);

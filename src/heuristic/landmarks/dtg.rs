@@ -6,7 +6,8 @@
 //!
 //! The transitions of a group: an operator that requires value `x` of the
 //! group and adds value `y` moves it from `x` to `y`; one that adds `y` and
-//! requires no value of the group moves it there from any value. Since
+//! requires no value of the group moves it there from any value (and so
+//! does a conditional effect, with its conditions as preconditions). Since
 //! exactly one value holds in every reachable state, every path of the task
 //! moves each variable along these transitions.
 
@@ -54,13 +55,19 @@ impl TransitionGraphs {
                 idom: Vec::new(),
             });
         }
-        for op in &task.operators {
-            for &y in &op.add {
+        // A conditional effect moves a variable like an operator whose
+        // preconditions are the operator's and the effect's conditions.
+        let effects = task.operators.iter().flat_map(|op| {
+            std::iter::once((&op.add, None))
+                .chain(op.cond_effects.iter().map(move |e| (&e.add, Some(&e.pre))))
+                .map(move |(add, condition)| (add, op.pre.iter().chain(condition.into_iter().flatten())))
+        });
+        for (add, pre) in effects {
+            for &y in add {
                 for &(g, to) in &of_fact[y as usize] {
                     let group = &mut groups[g as usize];
-                    let from = op
-                        .pre
-                        .iter()
+                    let from = pre
+                        .clone()
                         .find_map(|&p| of_fact[p as usize].iter().find(|&&(pg, _)| pg == g).map(|&(_, i)| i));
                     match from {
                         Some(from) if from != to => group.successors[from as usize].push(to),
