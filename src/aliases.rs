@@ -52,7 +52,7 @@ each written to PLANFILE.1, PLANFILE.2, ...",
         name: "seq-opt",
         description: "an optimal plan, by a sequential portfolio: A* with pattern databases with 25 % of the time, \
 A* with LM-cut with half the rest, then symbolic bidirectional search; an entry that cannot run on the task \
-(symbolic search on conditional effects) is left out",
+(symbolic search on derived predicates) is left out",
         configs: &[("astar(pdb())", 0.25), ("astar(lmcut())", 0.5), ("symbolic()", 1.0)],
         anytime: false,
     },

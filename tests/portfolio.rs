@@ -177,13 +177,13 @@ fn the_command_line_runs_the_default_portfolio_and_names_its_entries() {
     );
 }
 
-/// A search that cannot handle the task's conditional effects is left out
+/// A search that cannot handle the task's derived predicates is left out
 /// of a portfolio, and the next entry gets its time; a portfolio of none
 /// that can is refused as its one entry would be.
 #[test]
 fn an_entry_that_cannot_run_on_the_task_is_left_out() {
-    let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl/miconic-simpleadl");
-    let (domain, problem) = (adl.join("domain.pddl"), adl.join("s1-0.pddl"));
+    let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl/psr-middle");
+    let (domain, problem) = (adl.join("domain.pddl"), adl.join("p01-s17-n2-l2-f30.pddl"));
     let options = portfolio(&[("symbolic()", 0.5), ("astar(blind())", 1.0)], Duration::from_secs(20));
     let report = planner::solve_files(&domain, &problem, &options).expect("runs");
     assert_eq!(report.status, Status::Solved);
@@ -195,18 +195,42 @@ fn an_entry_that_cannot_run_on_the_task_is_left_out() {
     assert_eq!(refused.exit_code(), corvus::exit::UNSUPPORTED);
     let both = portfolio(&[("symbolic()", 0.5), ("symbolic()", 1.0)], Duration::from_secs(20));
     let refused = planner::solve_files(&domain, &problem, &both).expect_err("no entry can run");
-    assert!(refused.to_string().contains("conditional effects"), "{refused}");
+    assert!(refused.to_string().contains("derived predicates"), "{refused}");
 }
 
-/// The optimal portfolio on a task with conditional effects: the symbolic
+/// The optimal portfolio on a task with derived predicates: the symbolic
 /// search cannot run, and LM-cut falls back to h_max as pattern databases
-/// did, so A* with h_max runs once, alone, and its plan is optimal.
+/// did, so A* with h_max runs once, alone, and its plan is optimal. On a
+/// task with conditional effects, pattern databases and symbolic search run
+/// as asked, and LM-cut's stand-in is left out.
 #[test]
 fn the_optimal_portfolio_runs_each_search_once() {
-    let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl/miconic-simpleadl");
-    let (d, p) = (adl.join("domain.pddl"), adl.join("s1-0.pddl"));
+    let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl");
+    let conditional = adl.join("miconic-simpleadl");
+    let (d, p) = (conditional.join("domain.pddl"), conditional.join("s1-0.pddl"));
     let dir = std::env::temp_dir().join(format!("corvus-portfolio-{}-opt", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = common::corvus(&[
+        "solve",
+        d.to_str().unwrap(),
+        p.to_str().unwrap(),
+        dir.join("conditional-plan").to_str().unwrap(),
+        "--alias",
+        "seq-opt",
+        "--time-limit",
+        "20s",
+    ]);
+    let log = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(
+        log.contains("astar(lmcut()): left out of the portfolio: it would run as astar(hmax()), a stand-in"),
+        "{log}"
+    );
+    assert!(log.contains("search: astar(pdb())"), "{log}");
+    assert!(!log.contains("search: astar(hmax())"), "{log}");
+
+    let derived = adl.join("psr-middle");
+    let (d, p) = (derived.join("domain.pddl"), derived.join("p01-s17-n2-l2-f30.pddl"));
     let plan = dir.join("plan");
     let (ds, ps, fs) = (d.to_str().unwrap(), p.to_str().unwrap(), plan.to_str().unwrap());
     let out = common::corvus(&["solve", ds, ps, fs, "--alias", "seq-opt", "--time-limit", "20s"]);

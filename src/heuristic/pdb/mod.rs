@@ -28,7 +28,7 @@ pub static PDB: HeuristicKind = HeuristicKind {
     admissible: true,
     preferred_operators: false,
     negative_goals: true,
-    conditional_effects: false,
+    conditional_effects: true,
     axioms: false,
     build: |task: &Task, context: &BuildContext| {
         let config = if context.probe {

@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use crate::task::invariants::{MutexTable, variables};
 use crate::task::state::StateBits;
-use crate::task::{FactId, MutexGroup, Task};
+use crate::task::{CondEffect, FactId, MutexGroup, Task};
 
 /// Distance of an abstract state from which no abstract goal is reachable.
 pub const INFINITE: u32 = u32::MAX;
@@ -116,10 +116,8 @@ impl<'a> TaskInfo<'a> {
             if info.useless[o] {
                 continue;
             }
-            let mut vs: Vec<Var> = op
-                .add
-                .iter()
-                .chain(&op.del)
+            let effects = op.cond_effects.iter().flat_map(|e| e.add.iter().chain(&e.del));
+            let mut vs: Vec<Var> = (op.add.iter().chain(&op.del).chain(effects))
                 .map(|&f| info.fact_var[f as usize].0)
                 .collect();
             vs.sort_unstable();
@@ -160,12 +158,8 @@ impl<'a> TaskInfo<'a> {
     /// holding facts mutex with its preconditions, and those it changes.
     pub fn op_vars(&self, o: usize) -> Vec<Var> {
         let op = &self.task.operators[o];
-        let mut vs: Vec<Var> = op
-            .pre
-            .iter()
-            .chain(&op.pre_neg)
-            .chain(&op.add)
-            .chain(&op.del)
+        let effects = (op.cond_effects.iter()).flat_map(|e| e.pre.iter().chain(&e.pre_neg).chain(&e.add).chain(&e.del));
+        let mut vs: Vec<Var> = (op.pre.iter().chain(&op.pre_neg).chain(&op.add).chain(&op.del).chain(effects))
             .map(|&f| self.fact_var[f as usize].0)
             .collect();
         for &p in &op.pre {
@@ -248,8 +242,10 @@ impl Projection {
         let mut ops: Vec<AbstractOp> = Vec::new();
         let mut by_moves: FxHashMap<Vec<Vec<(u32, u32)>>, usize> = FxHashMap::default();
         for o in relevant {
-            if let Some(moves) = abstract_moves(info, o as usize, &position, &vars) {
+            for moves in abstract_moves(info, o as usize, &position, &vars) {
                 match by_moves.get(&moves) {
+                    // Two ways of one operator may move alike.
+                    Some(&a) if ops[a].concrete.last() == Some(&o) => {}
                     Some(&a) => ops[a].concrete.push(o),
                     None => {
                         by_moves.insert(moves.clone(), ops.len());
@@ -352,11 +348,18 @@ impl Projection {
                 }
             }
         }
+        // An operator with conditional effects may stand behind several
+        // abstract operators: it gives up the most any of them needs.
+        let mut by_concrete: FxHashMap<u32, u64> = FxHashMap::default();
         for (op, &n) in self.ops.iter().zip(&needed) {
             for &o in &op.concrete {
-                let c = &mut costs[o as usize];
-                *c = c.saturating_sub(n);
+                let most = by_concrete.entry(o).or_default();
+                *most = (*most).max(n);
             }
+        }
+        for (o, n) in by_concrete {
+            let c = &mut costs[o as usize];
+            *c = c.saturating_sub(n);
         }
     }
 
@@ -371,54 +374,132 @@ impl Projection {
     }
 }
 
-/// The (old, new) value pairs operator `o` allows on each pattern variable;
-/// `None` when it changes no pattern variable or applies in no reachable
-/// state.
-fn abstract_moves(
-    info: &TaskInfo,
-    o: usize,
-    position: &[Option<usize>],
-    vars: &[&Variable],
-) -> Option<Vec<Vec<(u32, u32)>>> {
+/// Most conditional effects on the pattern an operator may have for its
+/// abstract operators to follow each combination of them that fires; with
+/// more, one abstract operator lets each of them fire or not on its own.
+const MAX_EXACT_EFFECTS: usize = 4;
+
+/// Per pattern variable, the (old, new) value pairs of one abstract
+/// operator.
+type Moves = Vec<Vec<(u32, u32)>>;
+
+/// The ways operator `o` moves the pattern variables, one per combination
+/// of its conditional effects on the pattern that may fire together (with
+/// their conditions as preconditions); none when it changes no pattern
+/// variable or applies in no reachable state. An operator with more than
+/// [`MAX_EXACT_EFFECTS`] such effects gets one way instead, that requires
+/// only its own preconditions and lets each effect fire or not.
+fn abstract_moves(info: &TaskInfo, o: usize, position: &[Option<usize>], vars: &[&Variable]) -> Vec<Moves> {
     if info.useless[o] {
-        return None;
+        return Vec::new();
     }
     let op = &info.task.operators[o];
+    let on_pattern = |f: &FactId| position[info.fact_var[*f as usize].0 as usize].is_some();
+    let effects: Vec<&CondEffect> = (op.cond_effects.iter())
+        .filter(|e| e.add.iter().chain(&e.del).any(on_pattern))
+        .collect();
+    let base = Part {
+        pre: &op.pre,
+        pre_neg: &op.pre_neg,
+        add: &op.add,
+        del: &op.del,
+    };
+    if effects.len() > MAX_EXACT_EFFECTS {
+        return moves_of(info, &[base], &effects, position, vars).into_iter().collect();
+    }
+    (0u32..1 << effects.len())
+        .filter_map(|mask| {
+            let fired = (effects.iter().enumerate())
+                .filter(|(i, _)| mask >> i & 1 == 1)
+                .map(|(_, e)| Part {
+                    pre: &e.pre,
+                    pre_neg: &e.pre_neg,
+                    add: &e.add,
+                    del: &e.del,
+                });
+            let parts: Vec<Part> = std::iter::once(base).chain(fired).collect();
+            moves_of(info, &parts, &[], position, vars)
+        })
+        .collect()
+}
+
+/// Conditions and effects of an operator, or of one of its conditional
+/// effects.
+#[derive(Clone, Copy)]
+struct Part<'a> {
+    pre: &'a [FactId],
+    pre_neg: &'a [FactId],
+    add: &'a [FactId],
+    del: &'a [FactId],
+}
+
+/// The (old, new) value pairs on each pattern variable of an operator
+/// whose `parts` all take effect and whose `maybe` effects each may or may
+/// not; `None` when it changes no pattern variable or applies in no
+/// reachable state (its conditions need two values of one variable, or it
+/// would make two facts of one true).
+fn moves_of(
+    info: &TaskInfo,
+    parts: &[Part],
+    maybe: &[&CondEffect],
+    position: &[Option<usize>],
+    vars: &[&Variable],
+) -> Option<Moves> {
     let k = vars.len();
     let mut pre: Vec<Option<u32>> = vec![None; k];
     let mut excluded: Vec<Vec<u32>> = vec![Vec::new(); k];
     let mut added: Vec<Option<u32>> = vec![None; k];
     let mut deleted: Vec<Vec<u32>> = vec![Vec::new(); k];
+    let mut maybe_added: Vec<Vec<u32>> = vec![Vec::new(); k];
+    let mut maybe_deleted: Vec<Vec<u32>> = vec![Vec::new(); k];
     let mut changes = false;
     let slot = |f: FactId| {
         let (v, val) = info.fact_var[f as usize];
         position[v as usize].map(|i| (i, val))
     };
-    for &f in &op.pre {
-        if let Some((i, val)) = slot(f) {
-            pre[i] = Some(val);
+    for part in parts {
+        for &f in part.pre {
+            if let Some((i, val)) = slot(f) {
+                if pre[i].is_some_and(|p| p != val) {
+                    return None;
+                }
+                pre[i] = Some(val);
+            }
+            for q in info.mutex_partners(f) {
+                if let Some((i, val)) = slot(q) {
+                    excluded[i].push(val);
+                }
+            }
         }
-        for q in info.mutex_partners(f) {
-            if let Some((i, val)) = slot(q) {
+        for &f in part.pre_neg {
+            if let Some((i, val)) = slot(f) {
                 excluded[i].push(val);
             }
         }
-    }
-    for &f in &op.pre_neg {
-        if let Some((i, val)) = slot(f) {
-            excluded[i].push(val);
+        for &f in part.add {
+            if let Some((i, val)) = slot(f) {
+                if added[i].is_some_and(|a| a != val) {
+                    return None;
+                }
+                added[i] = Some(val);
+                changes = true;
+            }
+        }
+        for &f in part.del {
+            if let Some((i, val)) = slot(f) {
+                deleted[i].push(val);
+                changes = true;
+            }
         }
     }
-    for &f in &op.add {
-        if let Some((i, val)) = slot(f) {
-            added[i] = Some(val);
-            changes = true;
-        }
-    }
-    for &f in &op.del {
-        if let Some((i, val)) = slot(f) {
-            deleted[i].push(val);
-            changes = true;
+    for e in maybe {
+        for (list, facts) in [(&mut maybe_added, &e.add), (&mut maybe_deleted, &e.del)] {
+            for &f in facts {
+                if let Some((i, val)) = slot(f) {
+                    list[i].push(val);
+                    changes = true;
+                }
+            }
         }
     }
     if !changes {
@@ -439,28 +520,25 @@ fn abstract_moves(
             }
             let is_none = var.has_none && old == none;
             let was_deleted = deleted[i].contains(&old);
+            let maybe_deleted = maybe_deleted[i].contains(&old);
             let new = match added[i] {
                 // The added fact holds afterwards; any other fact of the
                 // group still holding would break the invariant.
-                Some(a) => {
-                    if old == a || was_deleted || is_none {
-                        a
-                    } else {
-                        continue;
-                    }
-                }
-                None if was_deleted => {
-                    if var.has_none {
-                        none
-                    } else {
-                        // An exactly-one group cannot become empty.
-                        continue;
-                    }
-                }
-                None => old,
+                Some(a) if old == a || was_deleted || is_none || maybe_deleted => Some(a),
+                Some(_) => None,
+                None if was_deleted => var.has_none.then_some(none),
+                None => Some(old),
             };
-            pairs.push((old, new));
+            // An exactly-one group cannot become empty, unless an effect
+            // that may fire adds another value.
+            pairs.extend(new.map(|new| (old, new)));
+            pairs.extend(maybe_added[i].iter().map(|&a| (old, a)));
+            if maybe_deleted && var.has_none && added[i].is_none() {
+                pairs.push((old, none));
+            }
         }
+        pairs.sort_unstable();
+        pairs.dedup();
         if pairs.is_empty() {
             return None;
         }

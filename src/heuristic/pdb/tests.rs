@@ -3,7 +3,8 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::search::{Outcome, SearchConfig, Strategy, search};
 use crate::rng::Lcg;
-use crate::task::testing::{OpSpec, perfect_costs, random_task, replay, state, task};
+use crate::task::invariants::tests::carousel;
+use crate::task::testing::{OpSpec, perfect_costs, random_conditional_task, random_task, replay, state, task};
 
 fn quick() -> PdbConfig {
     PdbConfig {
@@ -109,6 +110,58 @@ fn random_tasks_admissible_and_perfect_with_all_variables() {
             );
         }
     }
+}
+
+/// With conditional effects, an abstract operator per combination of
+/// effects that fire (or, past `MAX_EXACT_EFFECTS`, one that lets each
+/// fire or not) keeps every pattern collection admissible: on random tasks
+/// (in every other round each effect list tripled, which is the same task
+/// with too many effects to combine) and on tokens that one operator
+/// moves all at once.
+#[test]
+fn conditional_effects_stay_admissible() {
+    let mut rng = Lcg::new(5);
+    let mut tasks: Vec<Task> = (0..200)
+        .map(|round| {
+            let num_facts = 3 + rng.below(5) as usize;
+            let num_ops = 2 + rng.below(10) as usize;
+            let mut t = random_conditional_task(&mut rng, num_facts, num_ops);
+            if round % 2 == 1 {
+                for op in &mut t.operators {
+                    op.cond_effects = [op.cond_effects.clone(), op.cond_effects.clone(), op.cond_effects.clone()].concat();
+                }
+            }
+            t
+        })
+        .collect();
+    tasks.push(carousel(4, &[0, 1], &[2, 3], false));
+    tasks.push(carousel(3, &[0, 0, 1], &[2, 1, 0], false));
+    let mut informed = 0;
+    for (round, t) in tasks.iter().enumerate() {
+        let vars = all_vars(t);
+        let perfect = perfect_costs(t);
+        let singles: Vec<Vec<Var>> = vars.iter().map(|&v| vec![v]).collect();
+        let mut heuristics = vec![
+            PdbHeuristic::new(t, &quick()),
+            PdbHeuristic::with_patterns(t, std::slice::from_ref(&vars), 1 << 20),
+            PdbHeuristic::with_patterns(t, &singles, 1 << 16),
+        ];
+        for (s, hstar) in &perfect {
+            for h in &mut heuristics {
+                let v = h.evaluate(s.bits());
+                match (v, hstar) {
+                    (Some(v), Some(hs)) => assert!(v <= *hs, "round {round}: h {v} > h* {hs}"),
+                    (None, Some(hs)) => panic!("round {round}: dead end but h* = {hs}"),
+                    _ => {}
+                }
+                if t.is_goal(s.bits()) {
+                    assert_eq!(v, Some(0), "round {round}: goal state");
+                }
+                informed += usize::from(v.is_some_and(|v| v > 0));
+            }
+        }
+    }
+    assert!(informed > 1000, "{informed} informed estimates");
 }
 
 #[test]

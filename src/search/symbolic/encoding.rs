@@ -8,14 +8,15 @@
 //! transition; sets of states use the unprimed bits only. An operator is a
 //! [`Relation`] between states before and after over the variables it
 //! changes (the others stay as they are): its preconditions on the bits
-//! before, its new values on the bits after, and for a variable it clears
-//! only when it holds a deleted fact it does not require, "none" after
-//! where it held the fact and the same value otherwise. Relations of equal
-//! cost are merged into few ([`Encoding::merged`]): an image is one
-//! relational product per relation (the conjunction with the states, the
-//! bits before of the changed variables quantified away in the same pass)
-//! and a renaming of the primed bits to unprimed ones, which keeps the BDD's
-//! shape since each primed bit stands next to its unprimed one.
+//! before, and per changed variable the value after as a function of the
+//! state before: added, "none" where the value it held is deleted, or kept
+//! (conditional effects make each case hold where their conditions do).
+//! Relations of equal cost are merged into few ([`Encoding::relations`]): an
+//! image is one relational product per relation (the conjunction with the
+//! states, the bits before of the changed variables quantified away in the
+//! same pass) and a renaming of the primed bits to unprimed ones, which
+//! keeps the BDD's shape since each primed bit stands next to its unprimed
+//! one.
 
 use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddVariable, BddVariableSet, op_function};
 
@@ -100,9 +101,6 @@ pub(super) struct EncodingError(pub String);
 
 impl Encoding {
     pub fn new(task: &Task) -> Result<Encoding, EncodingError> {
-        if task.has_conditional_effects() {
-            return Err(EncodingError("conditional effects are not supported".into()));
-        }
         if task.has_axioms() {
             return Err(EncodingError("derived predicates are not supported".into()));
         }
@@ -261,99 +259,121 @@ impl Encoding {
     /// it: preconditions on two values of one variable, adds of two facts of
     /// one group, or a delete that would leave an exactly-one group empty
     /// (each contradicts a verified invariant).
+    ///
+    /// A variable the operator changes gets, after it, the value an effect
+    /// that fires adds; else "none" where an effect that fires deletes the
+    /// value it holds; else it keeps its value. An effect fires when its
+    /// conditions hold before (unconditional effects always do); states
+    /// where two effects that fire add two values of one variable, or one
+    /// deletes the value of an exactly-one variable and none adds another,
+    /// are left out, since the invariants rule them out.
     fn transition(&self, id: OpId, op: &Operator, fact_value: &[(usize, usize)]) -> Option<Transition> {
-        let n = self.variables.len();
-        // The value each variable gets from `facts`; `None` when two of them
-        // are values of one variable.
-        let values = |facts: &[FactId]| {
-            let mut values: Vec<Option<usize>> = vec![None; n];
-            for &f in facts {
-                let (v, code) = fact_value[f as usize];
-                if values[v].is_some_and(|c| c != code) {
-                    return None;
-                }
-                values[v] = Some(code);
-            }
-            Some(values)
-        };
-        let pre = values(&op.pre)?;
-        let mut set = values(&op.add)?;
-        let mut clears: Vec<(usize, usize)> = Vec::new();
-        // Deleted facts that must not hold where the operator applies.
-        let mut excluded: Vec<(usize, usize)> = Vec::new();
-        for &f in &op.del {
-            let (v, code) = fact_value[f as usize];
-            if set[v].is_some() {
-                // Adds come after deletes: the add decides.
-                continue;
-            }
-            match pre[v] {
-                Some(c) if c == code => match self.variables[v].none {
-                    Some(none) => set[v] = Some(none),
-                    None => return None,
-                },
-                // The deleted fact is known not to hold.
-                Some(_) => {}
-                None if op.pre_neg.contains(&f) => {}
-                None => match self.variables[v].none {
-                    Some(_) => clears.push((v, code)),
-                    // Where the deleted fact holds, the operator would leave
-                    // an exactly-one group empty: no reachable state is such.
-                    None => excluded.push((v, code)),
-                },
-            }
-        }
-        clears.sort_unstable();
-        clears.dedup();
-        let mut condition_bits = Vec::new();
-        for (v, code) in pre.iter().enumerate() {
-            if let Some(code) = *code {
-                condition_bits.extend(self.value(v, code));
-            }
-        }
-        let mut relation = cube(&self.set, &condition_bits);
-        for &f in &op.pre_neg {
-            let (v, code) = fact_value[f as usize];
-            if pre[v] == Some(code) {
-                return None;
-            }
-            relation = relation.and_not(&self.value_cube(v, code));
-        }
-        for (v, code) in excluded {
-            relation = relation.and_not(&self.value_cube(v, code));
-        }
+        let mut relation = self.condition(&op.pre, &op.pre_neg, fact_value);
         if relation.is_false() {
             return None;
         }
-        let mut changed = Vec::new();
-        for (v, code) in set.iter().enumerate() {
-            if let Some(code) = *code {
-                // Without a precondition on it, any value before.
-                if pre[v].is_none() {
-                    relation = relation.and(&self.variables[v].valid);
-                }
-                relation = relation.and(&self.primed_value_cube(v, code));
-                changed.push(v);
+        let n = self.variables.len();
+        // Per variable: (condition, code) of the effects that add a value
+        // of it, and of those that delete one.
+        let mut adds: Vec<Vec<(Bdd, usize)>> = vec![Vec::new(); n];
+        let mut dels: Vec<Vec<(Bdd, usize)>> = vec![Vec::new(); n];
+        let always = self.set.mk_true();
+        let effects = std::iter::once((always, &op.add, &op.del)).chain(
+            op.cond_effects
+                .iter()
+                .map(|e| (self.condition(&e.pre, &e.pre_neg, fact_value), &e.add, &e.del)),
+        );
+        for (condition, add, del) in effects {
+            if condition.is_false() {
+                continue;
+            }
+            for &f in add {
+                let (v, code) = fact_value[f as usize];
+                adds[v].push((condition.clone(), code));
+            }
+            for &f in del {
+                let (v, code) = fact_value[f as usize];
+                dels[v].push((condition.clone(), code));
             }
         }
-        for cleared in clears.chunk_by(|a, b| a.0 == b.0) {
-            let v = cleared[0].0;
+        let mut changed = Vec::new();
+        for v in 0..n {
+            if adds[v].is_empty() && dels[v].is_empty() {
+                continue;
+            }
             let variable = &self.variables[v];
-            let none = variable.none.expect("only a variable with a none value is cleared");
-            let held = cleared
-                .iter()
-                .fold(self.empty(), |acc, &(_, code)| acc.or(&self.value_cube(v, code)));
-            let after = held
-                .and(&self.primed_value_cube(v, none))
-                .or(&held.not().and(&variable.stays));
-            relation = relation.and(&after);
+            let deleted = dels[v].iter().fold(self.empty(), |acc, (condition, code)| {
+                acc.or(&condition.and(&self.value_cube(v, *code)))
+            });
+            if adds[v].is_empty() {
+                if relation.and(&deleted).is_false() {
+                    // What it deletes never holds where it applies.
+                    continue;
+                }
+                if variable.none.is_none() {
+                    // Nothing would be left true: no such state is reachable.
+                    relation = relation.and_not(&deleted);
+                    if relation.is_false() {
+                        return None;
+                    }
+                    continue;
+                }
+            }
+            let mut after = self.empty();
+            // Where some effect adds a value, and where two add different ones.
+            let mut added = self.empty();
+            let mut clash = self.empty();
+            for (condition, code) in &adds[v] {
+                let others = adds[v]
+                    .iter()
+                    .filter(|(_, c)| c != code)
+                    .fold(self.empty(), |acc, (c, _)| acc.or(c));
+                clash = clash.or(&condition.and(&others));
+                after = after.or(&condition.and(&self.primed_value_cube(v, *code)));
+                added = added.or(condition);
+            }
+            let emptied = match variable.none {
+                Some(none) => deleted.and(&self.primed_value_cube(v, none)),
+                None => self.empty(),
+            };
+            let kept = deleted.not().and(&variable.stays);
+            after = after.or(&added.not().and(&emptied.or(&kept)));
+            relation = relation.and_not(&clash).and(&after);
+            // Where an add fires, any value before is possible: only valid ones.
+            if !adds[v].is_empty() {
+                relation = relation.and(&variable.valid);
+            }
+            if relation.is_false() {
+                return None;
+            }
             changed.push(v);
         }
-        changed.sort_unstable();
         Some(Transition {
             op: id,
             relation: self.relation(op.cost as u64, relation, changed),
         })
+    }
+
+    /// The states where every fact of `pre` holds and none of `pre_neg`.
+    fn condition(&self, pre: &[FactId], pre_neg: &[FactId], fact_value: &[(usize, usize)]) -> Bdd {
+        let mut codes: Vec<Option<usize>> = vec![None; self.variables.len()];
+        for &f in pre {
+            let (v, code) = fact_value[f as usize];
+            if codes[v].is_some_and(|c| c != code) {
+                return self.empty();
+            }
+            codes[v] = Some(code);
+        }
+        let bits: Vec<(BddVariable, bool)> = (codes.iter().enumerate())
+            .filter_map(|(v, code)| code.map(|code| self.value(v, code)))
+            .flatten()
+            .collect();
+        let mut states = cube(&self.set, &bits);
+        for &f in pre_neg {
+            let (v, code) = fact_value[f as usize];
+            states = states.and_not(&self.value_cube(v, code));
+        }
+        states
     }
 
     fn primed_value_cube(&self, variable: usize, code: usize) -> Bdd {
@@ -569,13 +589,14 @@ fn ordered(task: &Task, variables: Vec<MutexGroup>) -> Vec<MutexGroup> {
     }
     let mut weight: HashMap<(usize, usize), u64> = HashMap::new();
     for op in &task.operators {
-        let mut read: Vec<usize> = op
-            .pre
-            .iter()
-            .chain(&op.pre_neg)
+        let conditions = op.cond_effects.iter().flat_map(|e| e.pre.iter().chain(&e.pre_neg));
+        let effects = op.cond_effects.iter().flat_map(|e| e.add.iter().chain(&e.del));
+        let mut read: Vec<usize> = (op.pre.iter().chain(&op.pre_neg).chain(conditions))
             .map(|&f| variable_of[f as usize])
             .collect();
-        let mut written: Vec<usize> = op.add.iter().chain(&op.del).map(|&f| variable_of[f as usize]).collect();
+        let mut written: Vec<usize> = (op.add.iter().chain(&op.del).chain(effects))
+            .map(|&f| variable_of[f as usize])
+            .collect();
         read.sort_unstable();
         read.dedup();
         written.sort_unstable();

@@ -33,8 +33,8 @@ use super::{Outcome, SearchConfig, Statistics};
 use crate::task::{OpId, Task};
 use encoding::{Encoding, MAX_RELATION_NODES, Relation};
 
-/// The task features the symbolic search cannot encode.
-pub const CONDITIONAL_EFFECTS: bool = false;
+/// The task features the symbolic search encodes.
+pub const CONDITIONAL_EFFECTS: bool = true;
 pub const AXIOMS: bool = false;
 
 /// One closed cost layer: the states first reached at its cost, by the

@@ -10,8 +10,8 @@ use crate::heuristic::blind::Blind;
 use crate::rng::Lcg;
 use crate::search::tests::{chain, config, dijkstra, grid, hanoi, switches, test_tasks};
 use crate::search::{SYMBOLIC, Strategy, search};
-use crate::task::invariants::tests::{grid as sokoban, hanoi as hanoi_pegs, hanoi_between};
-use crate::task::testing::{random_adl_task, random_task, replay};
+use crate::task::invariants::tests::{carousel, grid as sokoban, hanoi as hanoi_pegs, hanoi_between};
+use crate::task::testing::{random_adl_task, random_conditional_task, random_task, replay};
 
 fn symbolic(task: &Task, bound: Option<u64>) -> (Outcome, Statistics) {
     let mut c = config(Strategy::Symbolic);
@@ -109,7 +109,7 @@ fn unsolvable_tasks_are_proved_so() {
 }
 
 #[test]
-fn conditional_effects_and_derived_predicates_are_refused() {
+fn derived_predicates_are_refused() {
     let mut rng = Lcg::new(7);
     let task = random_adl_task(&mut rng, 6, 6);
     assert!(task.has_axioms());
@@ -165,6 +165,42 @@ fn agrees_with_astar_on_random_tasks() {
     assert!(solved > 30 && solved < 300, "{solved} solved");
 }
 
+/// The same with conditional effects: on random tasks (each fact a
+/// variable of its own), and on tokens that one operator moves all at once
+/// (a variable of several values per token), also against a bound.
+#[test]
+fn agrees_with_astar_on_conditional_effects() {
+    let mut rng = Lcg::new(2027);
+    let mut solved = 0;
+    for _ in 0..300 {
+        let task = random_conditional_task(&mut rng, 6, 8);
+        let astar = match search(&task, &mut Blind::new(&task), None, &config(Strategy::Astar)).0 {
+            Outcome::Solved(plan) => replay(&task, &plan),
+            Outcome::Unsolvable => None,
+            other => panic!("A*: {other:?}"),
+        };
+        assert_eq!(symbolic_cost(&task, None), astar, "{task:?}");
+        solved += usize::from(astar.is_some());
+    }
+    assert!(solved > 30 && solved < 300, "{solved} solved");
+    for (starts, goals) in [
+        (&[0, 0, 0][..], &[2, 1, 0][..]),
+        (&[0, 1, 2], &[3, 0, 1]),
+        (&[0, 2, 4], &[4, 1, 3]),
+    ] {
+        let task = carousel(5, starts, goals, false);
+        assert!(
+            task.invariant_groups()
+                .iter()
+                .any(|g| g.exactly_one && g.facts.len() == 5)
+        );
+        let optimum = dijkstra(&task);
+        assert_eq!(symbolic_cost(&task, None), optimum, "{starts:?} to {goals:?}");
+        let optimum = optimum.expect("the tokens can always be moved");
+        assert_eq!(symbolic(&task, Some(optimum - 1)).0, Outcome::Unsolvable);
+    }
+}
+
 /// On random Hanoi segments (multi-valued variables, exactly-one groups):
 /// the symbolic optimum is Dijkstra's.
 #[test]
@@ -196,6 +232,7 @@ fn merged_relations_have_the_images_of_their_members() {
         hanoi_pegs(3, 3),
         hanoi_pegs(2, 4),
         sokoban(4, 3, (0, 1), &[(1, 1)], &[(3, 1)]),
+        carousel(4, &[0, 1], &[2, 2], false),
     ]);
     let mut merges = 0;
     let mut never = || None::<()>;
