@@ -553,32 +553,24 @@ fn solved(
 /// conditional effects, say) is left out of a portfolio of several, and
 /// the others share its time; only when no entry can run is it an error.
 /// An entry that would run as an earlier one does (both fell back to h_max,
-/// say) is left out too, and so is one whose heuristic gave way to another
-/// while some other entry runs as asked: the stand-in (h_max, h_FF) is a
-/// weaker copy of what the others do.
+/// say) is left out too.
 fn fitted(task: &Task, portfolio: &[(Config, f64)], options: &Options) -> Result<Vec<(Config, f64)>, PlannerError> {
     if portfolio.is_empty() {
         return Err(PlannerError::Unsupported("no configuration to run".to_string()));
     }
-    // (configuration as asked, as it runs, share, runs with the heuristic
-    // it asks for)
-    let mut kept: Vec<(&Config, Config, f64, bool)> = Vec::new();
+    let mut kept = Vec::new();
     let mut refused = None;
     for (config, share) in portfolio {
         match for_task(task, config.clone(), options) {
             // Two entries that fall back to the same heuristic would run
             // the same search twice.
-            Ok(fitted) if kept.iter().any(|(_, k, _, _)| *k == fitted) => {
+            Ok(fitted) if kept.iter().any(|(k, _)| *k == fitted) => {
                 log(
                     options,
                     format!("{config}: left out of the portfolio: it runs as {fitted}, as an earlier entry does"),
                 );
             }
-            Ok(fitted) => {
-                let as_asked =
-                    fitted.evaluators.first().map(|e| e.kind.name) == config.evaluators.first().map(|e| e.kind.name);
-                kept.push((config, fitted, *share, as_asked));
-            }
+            Ok(fitted) => kept.push((fitted, *share)),
             Err(PlannerError::Unsupported(why)) if portfolio.len() > 1 => {
                 log(options, format!("{config}: left out of the portfolio: {why}"));
                 refused.get_or_insert(PlannerError::Unsupported(why));
@@ -586,20 +578,9 @@ fn fitted(task: &Task, portfolio: &[(Config, f64)], options: &Options) -> Result
             Err(e) => return Err(e),
         }
     }
-    if kept.iter().any(|&(_, _, _, as_asked)| as_asked) {
-        for (config, fitted, _, _) in kept.iter().filter(|&&(_, _, _, as_asked)| !as_asked) {
-            log(
-                options,
-                format!(
-                    "{config}: left out of the portfolio: it would run as {fitted}, a stand-in, and other entries run as asked"
-                ),
-            );
-        }
-        kept.retain(|&(_, _, _, as_asked)| as_asked);
-    }
     match (kept.is_empty(), refused) {
         (true, Some(e)) => Err(e),
-        _ => Ok(kept.into_iter().map(|(_, fitted, share, _)| (fitted, share)).collect()),
+        _ => Ok(kept),
     }
 }
 
@@ -995,18 +976,18 @@ mod tests {
         assert_eq!(configs, expected);
     }
 
-    /// `seq-opt` on a task with conditional effects runs pattern databases
-    /// and symbolic search, without LM-cut's stand-in (h_max); on one with
-    /// derived facts, where neither runs as asked, the stand-in runs once.
+    /// `seq-opt` runs all its entries on a task with conditional effects;
+    /// on one with derived facts, where symbolic search cannot run and LM-cut
+    /// and pattern databases both give way to h_max, A* with h_max once.
     #[test]
-    fn a_stand_in_runs_only_when_no_entry_runs_as_asked() {
+    fn seq_opt_runs_what_the_task_allows() {
         let seq_opt = crate::aliases::choose(Some("seq-opt"), None, &[], None).expect("an alias");
         let [conditional, derived] = adl_tasks();
         let runs = |t: &Task| -> Vec<String> {
             let kept = fitted(t, &seq_opt.configs, &Options::default()).expect("some entry runs");
             kept.iter().map(|(c, _)| c.to_string()).collect()
         };
-        assert_eq!(runs(&conditional), ["astar(pdb())", "symbolic()"]);
+        assert_eq!(runs(&conditional), ["astar(pdb())", "astar(lmcut())", "symbolic()"]);
         assert_eq!(runs(&derived), ["astar(hmax())"]);
     }
 
@@ -1015,9 +996,9 @@ mod tests {
         let quiet = Options::default();
         for (t, feature) in adl_tasks().iter().zip(["conditional effects", "derived predicates"]) {
             // Asked for by name: an error naming the heuristic and the feature
-            // (pattern databases handle conditional effects).
+            // (LM-cut and pattern databases handle conditional effects).
             let refusing: &[&HeuristicKind] = match feature {
-                "conditional effects" => &[&lmcut::LM_CUT],
+                "conditional effects" => &[],
                 _ => &[&lmcut::LM_CUT, &pdb::PDB],
             };
             for &kind in refusing {
@@ -1030,12 +1011,17 @@ mod tests {
                 let message = err.to_string();
                 assert!(message.contains(kind.name) && message.contains(feature), "{message}");
             }
-            // A* by default: h_max, admissible for the task.
+            // A* by default: LM-cut where it can, else h_max, admissible for the task.
             let default = for_task(t, Config::new(Strategy::Astar, &lmcut::LM_CUT), &quiet).unwrap();
-            assert_eq!(default.heuristic(), &relax::HMAX);
+            let expected = if refusing.is_empty() {
+                &lmcut::LM_CUT
+            } else {
+                &relax::HMAX
+            };
+            assert_eq!(default.heuristic(), expected);
             assert!(!default.preferred_operators());
             // What handles the task stays.
-            for kind in [&relax::HMAX, &relax::HFF, &pdb::PDB]
+            for kind in [&relax::HMAX, &relax::HFF, &pdb::PDB, &lmcut::LM_CUT]
                 .into_iter()
                 .filter(|k| !refusing.contains(k))
             {
