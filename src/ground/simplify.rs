@@ -184,8 +184,7 @@ pub(super) fn without_unused_derived_facts(task: Task) -> (Task, Removed) {
         }
     };
     for op in &task.operators {
-        let conditions = op.cond_effects.iter().flat_map(|e| e.pre.iter().chain(&e.pre_neg));
-        for &f in op.pre.iter().chain(&op.pre_neg).chain(conditions) {
+        for &f in op.conditions() {
             mark(f, &mut queue);
         }
     }

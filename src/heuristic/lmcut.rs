@@ -51,9 +51,9 @@ pub struct LmCut {
     reached: Vec<u32>,
     cut: Vec<RelaxedOpId>,
     stack: Vec<FactId>,
-    /// Per relaxed operator, the relaxed operators of the same task
-    /// operator (its conditional effects), when it has more than one:
-    /// they share one cost.
+    /// Per relaxed operator, its group in `sibling_groups` when its task
+    /// operator has more than one relaxed operator (conditional effects):
+    /// the relaxed operators of one task operator, which share one cost.
     siblings: Vec<Option<u32>>,
     sibling_groups: Vec<Vec<RelaxedOpId>>,
     /// Per sibling group, the round it was last charged in.

@@ -118,6 +118,19 @@ impl Operator {
         let conditional = self.cond_effects.iter().filter(move |c| fires(c));
         self.add.iter().chain(conditional.flat_map(|c| &c.add))
     }
+
+    /// Every fact a condition of the operator or of one of its conditional
+    /// effects names, required true or false.
+    pub fn conditions(&self) -> impl Iterator<Item = &FactId> {
+        let conditional = self.cond_effects.iter().flat_map(|c| c.pre.iter().chain(&c.pre_neg));
+        self.pre.iter().chain(&self.pre_neg).chain(conditional)
+    }
+
+    /// Every fact the operator or one of its conditional effects adds or
+    /// deletes.
+    pub fn changes(&self) -> impl Iterator<Item = &FactId> {
+        self.adds(|_| true).chain(self.deletes(|_| true))
+    }
 }
 
 impl CondEffect {

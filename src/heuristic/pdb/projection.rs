@@ -116,10 +116,7 @@ impl<'a> TaskInfo<'a> {
             if info.useless[o] {
                 continue;
             }
-            let effects = op.cond_effects.iter().flat_map(|e| e.add.iter().chain(&e.del));
-            let mut vs: Vec<Var> = (op.add.iter().chain(&op.del).chain(effects))
-                .map(|&f| info.fact_var[f as usize].0)
-                .collect();
+            let mut vs: Vec<Var> = op.changes().map(|&f| info.fact_var[f as usize].0).collect();
             vs.sort_unstable();
             vs.dedup();
             for v in vs {
@@ -158,8 +155,7 @@ impl<'a> TaskInfo<'a> {
     /// holding facts mutex with its preconditions, and those it changes.
     pub fn op_vars(&self, o: usize) -> Vec<Var> {
         let op = &self.task.operators[o];
-        let effects = (op.cond_effects.iter()).flat_map(|e| e.pre.iter().chain(&e.pre_neg).chain(&e.add).chain(&e.del));
-        let mut vs: Vec<Var> = (op.pre.iter().chain(&op.pre_neg).chain(&op.add).chain(&op.del).chain(effects))
+        let mut vs: Vec<Var> = (op.conditions().chain(op.changes()))
             .map(|&f| self.fact_var[f as usize].0)
             .collect();
         for &p in &op.pre {

@@ -213,19 +213,9 @@ impl Encoding {
     /// The goal states, with valid codes on every variable (so that the
     /// backward search never holds codes that stand for no value).
     fn goal_states(&self, task: &Task, fact_value: &[(usize, usize)]) -> Bdd {
-        let mut goal = self
-            .variables
-            .iter()
-            .fold(self.set.mk_true(), |acc, v| acc.and(&v.valid));
-        for &f in &task.goal {
-            let (v, code) = fact_value[f as usize];
-            goal = goal.and(&self.value_cube(v, code));
-        }
-        for &f in &task.goal_neg {
-            let (v, code) = fact_value[f as usize];
-            goal = goal.and_not(&self.value_cube(v, code));
-        }
-        goal
+        (self.variables.iter()).fold(self.condition(&task.goal, &task.goal_neg, fact_value), |acc, v| {
+            acc.and(&v.valid)
+        })
     }
 
     /// The constraint of the invariant groups that are not variables of
@@ -589,14 +579,8 @@ fn ordered(task: &Task, variables: Vec<MutexGroup>) -> Vec<MutexGroup> {
     }
     let mut weight: HashMap<(usize, usize), u64> = HashMap::new();
     for op in &task.operators {
-        let conditions = op.cond_effects.iter().flat_map(|e| e.pre.iter().chain(&e.pre_neg));
-        let effects = op.cond_effects.iter().flat_map(|e| e.add.iter().chain(&e.del));
-        let mut read: Vec<usize> = (op.pre.iter().chain(&op.pre_neg).chain(conditions))
-            .map(|&f| variable_of[f as usize])
-            .collect();
-        let mut written: Vec<usize> = (op.add.iter().chain(&op.del).chain(effects))
-            .map(|&f| variable_of[f as usize])
-            .collect();
+        let mut read: Vec<usize> = op.conditions().map(|&f| variable_of[f as usize]).collect();
+        let mut written: Vec<usize> = op.changes().map(|&f| variable_of[f as usize]).collect();
         read.sort_unstable();
         read.dedup();
         written.sort_unstable();
