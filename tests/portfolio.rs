@@ -177,31 +177,33 @@ fn the_command_line_runs_the_default_portfolio_and_names_its_entries() {
     );
 }
 
-/// A search that cannot handle the task's derived predicates is left out
-/// of a portfolio, and the next entry gets its time; a portfolio of none
-/// that can is refused as its one entry would be.
+/// A configuration that cannot handle the task's conditional effects and
+/// derived predicates (a perimeter, whose backward search takes neither) is left out of
+/// a portfolio, and the next entry gets its time; a portfolio of none that
+/// can is refused as its one entry would be.
 #[test]
 fn an_entry_that_cannot_run_on_the_task_is_left_out() {
     let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl/psr-middle");
     let (domain, problem) = (adl.join("domain.pddl"), adl.join("p01-s17-n2-l2-f30.pddl"));
-    let options = portfolio(&[("symbolic()", 0.5), ("astar(blind())", 1.0)], Duration::from_secs(20));
+    let refused = "astar(perimeter(blind()))";
+    let options = portfolio(&[(refused, 0.5), ("astar(blind())", 1.0)], Duration::from_secs(20));
     let report = planner::solve_files(&domain, &problem, &options).expect("runs");
     assert_eq!(report.status, Status::Solved);
     assert_eq!(report.config, "astar(blind())");
     assert!(validated_cost(&domain, &problem, &report) > 0);
 
-    let alone = portfolio(&[("symbolic()", 1.0)], Duration::from_secs(20));
-    let refused = planner::solve_files(&domain, &problem, &alone).expect_err("symbolic search refuses");
-    assert_eq!(refused.exit_code(), corvus::exit::UNSUPPORTED);
-    let both = portfolio(&[("symbolic()", 0.5), ("symbolic()", 1.0)], Duration::from_secs(20));
-    let refused = planner::solve_files(&domain, &problem, &both).expect_err("no entry can run");
-    assert!(refused.to_string().contains("derived predicates"), "{refused}");
+    let alone = portfolio(&[(refused, 1.0)], Duration::from_secs(20));
+    let error = planner::solve_files(&domain, &problem, &alone).expect_err("the perimeter refuses");
+    assert_eq!(error.exit_code(), corvus::exit::UNSUPPORTED);
+    let both = portfolio(&[(refused, 0.5), (refused, 1.0)], Duration::from_secs(20));
+    let error = planner::solve_files(&domain, &problem, &both).expect_err("no entry can run");
+    assert!(error.to_string().contains("perimeter does not support"), "{error}");
 }
 
-/// The optimal portfolio on a task with derived predicates: the symbolic
-/// search cannot run, and LM-cut falls back to h_max as pattern databases
-/// did, so A* with h_max runs once, alone, and its plan is optimal. On a
-/// task with conditional effects every entry can run.
+/// The optimal portfolio on a task with derived predicates: LM-cut falls
+/// back to h_max as pattern databases did, so A* with h_max runs once, and
+/// its plan is optimal; the symbolic search stays in. On a task with
+/// conditional effects every entry can run.
 #[test]
 fn the_optimal_portfolio_runs_each_search_once() {
     let adl = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems/ipc-adl");
@@ -231,7 +233,7 @@ fn the_optimal_portfolio_runs_each_search_once() {
     let out = common::corvus(&["solve", ds, ps, fs, "--alias", "seq-opt", "--time-limit", "20s"]);
     let log = common::stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{log}");
-    assert!(log.contains("symbolic(): left out of the portfolio"), "{log}");
+    assert!(!log.contains("symbolic(): left out of the portfolio"), "{log}");
     assert!(
         log.contains("astar(lmcut()): left out of the portfolio: it runs as astar(hmax())"),
         "{log}"

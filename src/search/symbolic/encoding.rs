@@ -37,6 +37,9 @@ const ORDER_WORK: usize = 20_000_000;
 /// images, each of which costs more (this crate shares no nodes or caches
 /// between operations, so an image is a product of its operands' sizes).
 pub(super) const MAX_RELATION_NODES: usize = 10_000;
+/// Largest set of states of one derived fact; a task whose derived facts
+/// need more is not encoded.
+const MAX_DERIVED_NODES: usize = 200_000;
 
 /// One finite-domain variable.
 struct Variable {
@@ -90,6 +93,8 @@ pub(super) struct Encoding {
     /// (at most one, or exactly one, fact of each): every reachable state
     /// does, so the backward search keeps only those.
     pub mutex: Bdd,
+    /// Per fact: for a derived fact, the states where it holds.
+    derived: Vec<Option<Bdd>>,
     /// Operators left out because no reachable state allows them (their
     /// preconditions or effects contradict the invariants).
     pub never_applicable: usize,
@@ -101,11 +106,19 @@ pub(super) struct EncodingError(pub String);
 
 impl Encoding {
     pub fn new(task: &Task) -> Result<Encoding, EncodingError> {
-        if task.has_axioms() {
-            return Err(EncodingError("derived predicates are not supported".into()));
+        if (task.operators.iter()).any(|op| op.changes().any(|&f| task.is_derived(f))) {
+            return Err(EncodingError("an operator changes a derived fact".into()));
         }
-        let groups = ordered(task, variables(task));
+        let primary = variables(task)
+            .into_iter()
+            .filter(|g| !g.facts.iter().any(|&f| task.is_derived(f)))
+            .collect();
+        let groups = ordered(task, primary);
         let mut fact_value: Vec<Option<(usize, usize)>> = vec![None; task.num_facts()];
+        for f in (0..task.num_facts()).filter(|&f| task.is_derived(f as FactId)) {
+            // Never read: derived facts have no variable.
+            fact_value[f] = Some((usize::MAX, usize::MAX));
+        }
         let mut widths = Vec::with_capacity(groups.len());
         for (v, group) in groups.iter().enumerate() {
             for (i, &f) in group.facts.iter().enumerate() {
@@ -160,8 +173,10 @@ impl Encoding {
             init: empty.clone(),
             goal: empty.clone(),
             mutex: empty,
+            derived: vec![None; task.num_facts()],
             never_applicable: 0,
         };
+        encoding.derive(task, &fact_value)?;
         encoding.init = encoding.initial_state(task, &fact_value)?;
         encoding.mutex = encoding.invariants(task, &groups, &fact_value);
         encoding.goal = encoding.goal_states(task, &fact_value).and(&encoding.mutex);
@@ -193,7 +208,7 @@ impl Encoding {
 
     fn initial_state(&self, task: &Task, fact_value: &[(usize, usize)]) -> Result<Bdd, EncodingError> {
         let mut codes: Vec<Option<usize>> = vec![None; self.variables.len()];
-        for &f in &task.init {
+        for &f in task.init.iter().filter(|&&f| !task.is_derived(f)) {
             let (v, code) = fact_value[f as usize];
             if codes[v].is_some_and(|c| c != code) {
                 return Err(EncodingError("two facts of one invariant group hold initially".into()));
@@ -347,7 +362,12 @@ impl Encoding {
     /// The states where every fact of `pre` holds and none of `pre_neg`.
     fn condition(&self, pre: &[FactId], pre_neg: &[FactId], fact_value: &[(usize, usize)]) -> Bdd {
         let mut codes: Vec<Option<usize>> = vec![None; self.variables.len()];
+        let mut derived = Vec::new();
         for &f in pre {
+            if let Some(states) = &self.derived[f as usize] {
+                derived.push(states);
+                continue;
+            }
             let (v, code) = fact_value[f as usize];
             if codes[v].is_some_and(|c| c != code) {
                 return self.empty();
@@ -359,11 +379,67 @@ impl Encoding {
             .flatten()
             .collect();
         let mut states = cube(&self.set, &bits);
+        for states_of in derived {
+            states = states.and(states_of);
+        }
         for &f in pre_neg {
-            let (v, code) = fact_value[f as usize];
-            states = states.and_not(&self.value_cube(v, code));
+            states = match &self.derived[f as usize] {
+                Some(states_of) => states.and_not(states_of),
+                None => {
+                    let (v, code) = fact_value[f as usize];
+                    states.and_not(&self.value_cube(v, code))
+                }
+            };
         }
         states
+    }
+
+    /// The states where each derived fact holds, layer by layer: a layer's
+    /// facts start from no state, and a rule adds the states where its
+    /// conditions hold (its layer's facts as far as they are derived yet,
+    /// lower layers' as they are) until no fact grows: the least fixed
+    /// point, as [`crate::task::axioms`] evaluates one state. A rule is read
+    /// again only when a fact of its own layer that it needs has grown.
+    fn derive(&mut self, task: &Task, fact_value: &[(usize, usize)]) -> Result<(), EncodingError> {
+        for layer in task.axiom_layers.windows(2) {
+            let rules = &task.axioms[layer[0]..layer[1]];
+            for rule in rules {
+                self.derived[rule.head as usize] = Some(self.empty());
+            }
+            // Per fact of this layer: the rules of the layer that need it.
+            let mut users: HashMap<FactId, Vec<usize>> = rules.iter().map(|rule| (rule.head, Vec::new())).collect();
+            for (r, rule) in rules.iter().enumerate() {
+                for &f in &rule.pre {
+                    if let Some(rules_of) = users.get_mut(&f) {
+                        rules_of.push(r);
+                    }
+                }
+            }
+            let mut due: Vec<usize> = (0..rules.len()).collect();
+            while !due.is_empty() {
+                let mut grown = Vec::new();
+                for &r in &due {
+                    let rule = &rules[r];
+                    let body = self.condition(&rule.pre, &rule.pre_neg, fact_value);
+                    let head = self.derived[rule.head as usize].as_ref().expect("a fact of this layer");
+                    if body.and_not(head).is_false() {
+                        continue;
+                    }
+                    let states = head.or(&body);
+                    if states.size() > MAX_DERIVED_NODES {
+                        return Err(EncodingError(format!(
+                            "a derived fact's states take more than {MAX_DERIVED_NODES} BDD nodes"
+                        )));
+                    }
+                    self.derived[rule.head as usize] = Some(states);
+                    grown.push(rule.head);
+                }
+                due = grown.iter().filter_map(|f| users.get(f)).flatten().copied().collect();
+                due.sort_unstable();
+                due.dedup();
+            }
+        }
+        Ok(())
     }
 
     fn primed_value_cube(&self, variable: usize, code: usize) -> Bdd {
@@ -571,16 +647,14 @@ fn ordered(task: &Task, variables: Vec<MutexGroup>) -> Vec<MutexGroup> {
     if n < 3 {
         return variables;
     }
-    let mut variable_of = vec![0usize; task.num_facts()];
-    for (v, group) in variables.iter().enumerate() {
-        for &f in &group.facts {
-            variable_of[f as usize] = v;
-        }
-    }
+    let reads = reads(task, &variables);
     let mut weight: HashMap<(usize, usize), u64> = HashMap::new();
     for op in &task.operators {
-        let mut read: Vec<usize> = op.conditions().map(|&f| variable_of[f as usize]).collect();
-        let mut written: Vec<usize> = op.changes().map(|&f| variable_of[f as usize]).collect();
+        let mut read: Vec<usize> = op
+            .conditions()
+            .flat_map(|&f| reads[f as usize].iter().copied())
+            .collect();
+        let mut written: Vec<usize> = op.changes().flat_map(|&f| reads[f as usize].iter().copied()).collect();
         read.sort_unstable();
         read.dedup();
         written.sort_unstable();
@@ -629,6 +703,34 @@ fn ordered(task: &Task, variables: Vec<MutexGroup>) -> Vec<MutexGroup> {
     }
     let mut variables: Vec<Option<MutexGroup>> = variables.into_iter().map(Some).collect();
     order.iter().filter_map(|&v| variables[v].take()).collect()
+}
+
+/// Per fact, the variables whose values tell whether it holds: its own,
+/// or for a derived fact those its rules read, through the derived facts
+/// they need.
+fn reads(task: &Task, variables: &[MutexGroup]) -> Vec<Vec<usize>> {
+    let mut reads: Vec<Vec<usize>> = vec![Vec::new(); task.num_facts()];
+    for (v, group) in variables.iter().enumerate() {
+        for &f in &group.facts {
+            reads[f as usize].push(v);
+        }
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for rule in &task.axioms {
+            let mut head = std::mem::take(&mut reads[rule.head as usize]);
+            let before = head.len();
+            for &f in rule.pre.iter().chain(&rule.pre_neg) {
+                head.extend(&reads[f as usize]);
+            }
+            head.sort_unstable();
+            head.dedup();
+            changed |= head.len() != before;
+            reads[rule.head as usize] = head;
+        }
+    }
+    reads
 }
 
 /// The primed copy of an unprimed bit.

@@ -35,7 +35,7 @@ use encoding::{Encoding, MAX_RELATION_NODES, Relation};
 
 /// The task features the symbolic search encodes.
 pub const CONDITIONAL_EFFECTS: bool = true;
-pub const AXIOMS: bool = false;
+pub const AXIOMS: bool = true;
 
 /// One closed cost layer: the states first reached at its cost, by the
 /// sub-layers of its zero-cost closure, and their union.
