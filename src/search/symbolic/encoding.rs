@@ -667,6 +667,21 @@ fn ordered(task: &Task, variables: Vec<MutexGroup>) -> Vec<MutexGroup> {
             }
         }
     }
+    // A rule's conditions make up a derived fact's states: close together
+    // they keep its BDD small.
+    for rule in &task.axioms {
+        let mut read: Vec<usize> = (rule.pre.iter().chain(&rule.pre_neg))
+            .filter(|&&f| !task.is_derived(f))
+            .flat_map(|&f| reads[f as usize].iter().copied())
+            .collect();
+        read.sort_unstable();
+        read.dedup();
+        for (i, &a) in read.iter().enumerate() {
+            for &b in &read[i + 1..] {
+                *weight.entry((a, b)).or_default() += 1;
+            }
+        }
+    }
     // Per variable: its neighbours and the weight of each edge.
     let mut neighbours: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n];
     for (&(a, b), &w) in &weight {
