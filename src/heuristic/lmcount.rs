@@ -48,7 +48,8 @@
 //! so its unreachability alone proves nothing.
 //!
 //! Preferred operators: the applicable operators that achieve an
-//! *interesting* landmark, one not reached whose predecessors are all
+//! *interesting* landmark in the state at hand (with conditional effects,
+//! one whose effect on the landmark fires there), one not reached whose predecessors are all
 //! reached (achieving it is progress the count sees; LAMA makes the same
 //! restriction), or, when every landmark is reached, one needed again.
 //! When none applies, the applicable operators of a relaxed plan to the
@@ -62,7 +63,7 @@ use super::unary::{NO_OP, RelaxedOpId, RelaxedTask};
 use super::{BuildContext, Estimate, Heuristic, HeuristicKind};
 use crate::task::registry::StateId;
 use crate::task::state::StateBits;
-use crate::task::{FactId, OpId, Task};
+use crate::task::{CondEffect, FactId, OpId, Task};
 
 pub static LM_COUNT: HeuristicKind = HeuristicKind {
     name: "lmcount",
@@ -88,6 +89,10 @@ pub struct LandmarkCount {
     /// Per operator, what applicability needs.
     pre: Vec<Vec<FactId>>,
     pre_neg: Vec<Vec<FactId>>,
+    /// Per operator, when the task has conditional effects: its adds,
+    /// deletes and conditional effects. An achiever of a landmark may make
+    /// it true only where an effect's conditions hold.
+    effects: Vec<Effects>,
     /// Operators that delete a negative goal.
     neg_goal_deleters: Vec<OpId>,
     /// What each landmark counts while not reached or needed again, and
@@ -112,6 +117,13 @@ pub struct LandmarkCount {
     op_marked: Vec<bool>,
     stack: Vec<FactId>,
     preferred: Vec<OpId>,
+}
+
+/// An operator's adds, deletes and conditional effects.
+struct Effects {
+    add: Vec<FactId>,
+    del: Vec<FactId>,
+    conditional: Vec<CondEffect>,
 }
 
 fn bit(set: &[u64], i: LandmarkId) -> bool {
@@ -160,6 +172,16 @@ impl LandmarkCount {
             goal_neg: task.goal_neg.clone(),
             pre: task.operators.iter().map(|o| o.pre.clone()).collect(),
             pre_neg: task.operators.iter().map(|o| o.pre_neg.clone()).collect(),
+            effects: match task.has_conditional_effects() {
+                true => (task.operators.iter())
+                    .map(|o| Effects {
+                        add: o.add.clone(),
+                        del: o.del.clone(),
+                        conditional: o.cond_effects.clone(),
+                    })
+                    .collect(),
+                false => Vec::new(),
+            },
             neg_goal_deleters,
             words,
             reached: Vec::new(),
@@ -279,6 +301,23 @@ impl LandmarkCount {
             && !self.pre_neg[op as usize].iter().any(|&f| state[f as usize])
     }
 
+    /// `op`, applicable in `state`, makes landmark `i` true there: always
+    /// without conditional effects (an achiever adds a fact of it, or
+    /// deletes the fact of a negated one), otherwise only by the effects
+    /// whose conditions hold.
+    fn achieves(&self, op: OpId, i: LandmarkId, state: &StateBits) -> bool {
+        let Some(effects) = self.effects.get(op as usize) else {
+            return true;
+        };
+        let lm = &self.graph.landmarks()[i as usize];
+        let hits = |f: &FactId| lm.facts.binary_search(f).is_ok();
+        let mut firing = effects.conditional.iter().filter(|c| c.holds_in(state));
+        match lm.negated {
+            true => effects.del.iter().any(hits) || firing.any(|c| c.del.iter().any(hits)),
+            false => effects.add.iter().any(hits) || firing.any(|c| c.add.iter().any(hits)),
+        }
+    }
+
     /// Collects the preferred operators; false when the relaxed exploration
     /// this needed proved the state a dead end.
     fn collect_preferred(&mut self, state: &StateBits) -> bool {
@@ -289,7 +328,7 @@ impl LandmarkCount {
         };
         for &i in &targets {
             for &op in &self.graph.landmarks()[i as usize].achievers {
-                if !self.op_marked[op as usize] && self.applicable(op, state) {
+                if !self.op_marked[op as usize] && self.applicable(op, state) && self.achieves(op, i, state) {
                     self.op_marked[op as usize] = true;
                     self.preferred.push(op);
                 }
@@ -354,7 +393,10 @@ impl LandmarkCount {
         for &o in &plan {
             self.op_marked[o as usize] = false;
             let op = self.relaxed.original(o);
-            if op != NO_OP && self.applicable(op, state) {
+            // A conditional effect's relaxed operator also needs the
+            // effect's conditions.
+            let fires = self.relaxed.pre(o).iter().all(|&p| self.relaxed.holds(p, state));
+            if op != NO_OP && self.applicable(op, state) && fires {
                 self.preferred.push(op);
             }
         }

@@ -8,7 +8,7 @@ use crate::heuristic::cost_type::CostType;
 use crate::heuristic::landmarks::tests::{fact, locked_door, logistics};
 use crate::task::state::StateBuf;
 use crate::rng::Lcg;
-use crate::task::testing::{OpSpec, perfect_costs, random_adl_task, random_task, task};
+use crate::task::testing::{OpSpec, cond, perfect_costs, random_adl_task, random_task, task};
 
 /// Plays the search's part: registers states, notifies the heuristic of
 /// every transition and evaluates nodes.
@@ -402,4 +402,17 @@ fn random_tasks_with_derived_facts_zero_exactly_on_goals_and_dead_ends_are_real(
     for _ in 0..300 {
         zero_exactly_on_goals_and_dead_ends_real(&random_adl_task(&mut rng, 7, 8));
     }
+}
+
+#[test]
+fn a_conditional_achiever_is_preferred_only_where_its_effect_fires() {
+    // op0 adds the goal g when a holds; op1 adds a; op2 deletes a (and adds
+    // c, which no one needs). a holds initially.
+    let ops: [OpSpec; 3] = [(&[], &[], &[], &[], 1), (&[], &[], &[0], &[], 1), (&[], &[], &[2], &[0], 1)];
+    let mut t = task(3, &ops, &[0], &[1], &[]);
+    t.operators[0].cond_effects = vec![cond(&[0], &[], &[1], &[])];
+    let mut walk = Walk::new(&t);
+    assert_eq!(walk.preferred(), vec!["(op0)"]);
+    // Without a, op0 changes nothing: the way to g starts with op1.
+    assert_eq!(walk.step("(op2)").preferred(), vec!["(op1)"]);
 }
