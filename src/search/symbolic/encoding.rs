@@ -37,9 +37,10 @@ const ORDER_WORK: usize = 20_000_000;
 /// images, each of which costs more (this crate shares no nodes or caches
 /// between operations, so an image is a product of its operands' sizes).
 pub(super) const MAX_RELATION_NODES: usize = 10_000;
-/// Largest set of states of one derived fact; a task whose derived facts
-/// need more is not encoded.
+/// Largest set of states of one derived fact, and of all of them together;
+/// a task whose derived facts need more is not encoded.
 const MAX_DERIVED_NODES: usize = 200_000;
+const MAX_ALL_DERIVED_NODES: usize = 5_000_000;
 
 /// One finite-domain variable.
 struct Variable {
@@ -401,6 +402,7 @@ impl Encoding {
     /// point, as [`crate::task::axioms`] evaluates one state. A rule is read
     /// again only when a fact of its own layer that it needs has grown.
     fn derive(&mut self, task: &Task, fact_value: &[(usize, usize)]) -> Result<(), EncodingError> {
+        let mut all_nodes = 0;
         for layer in task.axiom_layers.windows(2) {
             let rules = &task.axioms[layer[0]..layer[1]];
             for rule in rules {
@@ -426,9 +428,11 @@ impl Encoding {
                         continue;
                     }
                     let states = head.or(&body);
-                    if states.size() > MAX_DERIVED_NODES {
+                    all_nodes = (all_nodes + states.size()).saturating_sub(head.size());
+                    if states.size() > MAX_DERIVED_NODES || all_nodes > MAX_ALL_DERIVED_NODES {
                         return Err(EncodingError(format!(
-                            "a derived fact's states take more than {MAX_DERIVED_NODES} BDD nodes"
+                            "the derived facts' states take more than {MAX_DERIVED_NODES} BDD nodes for one \
+                             or {MAX_ALL_DERIVED_NODES} for all"
                         )));
                     }
                     self.derived[rule.head as usize] = Some(states);
