@@ -65,6 +65,11 @@ struct Variable {
 pub(super) struct Relation {
     pub cost: u64,
     bdd: Bdd,
+    /// The operator's conditions on derived facts, as states before it,
+    /// kept out of `bdd`: a derived fact's states can be large, and an image
+    /// takes them as a filter on the states it starts from (a pre-image on
+    /// those it ends in). Relations merge only with equal guards.
+    guard: Option<Guard>,
     /// The variables it may change, in increasing order.
     changed: Vec<usize>,
     /// Per BDD variable: an unprimed bit of a changed variable.
@@ -72,9 +77,21 @@ pub(super) struct Relation {
 }
 
 impl Relation {
-    pub fn nodes(&self) -> usize {
-        self.bdd.size()
+    fn guard_key(&self) -> Option<&(Vec<FactId>, Vec<FactId>)> {
+        self.guard.as_ref().map(|g| &g.key)
     }
+
+    pub fn nodes(&self) -> usize {
+        self.bdd.size() + self.guard.as_ref().map_or(0, |g| g.states.size())
+    }
+}
+
+/// Conditions on derived facts: the facts required true and false, and
+/// the states where they hold.
+#[derive(Clone)]
+struct Guard {
+    key: (Vec<FactId>, Vec<FactId>),
+    states: Bdd,
 }
 
 /// An operator over the encoding.
@@ -274,7 +291,23 @@ impl Encoding {
     /// deletes the value of an exactly-one variable and none adds another,
     /// are left out, since the invariants rule them out.
     fn transition(&self, id: OpId, op: &Operator, fact_value: &[(usize, usize)]) -> Option<Transition> {
-        let mut relation = self.condition(&op.pre, &op.pre_neg, fact_value);
+        let derived = |f: &&FactId| self.derived[**f as usize].is_some();
+        let (derived_pre, pre): (Vec<FactId>, Vec<FactId>) = op.pre.iter().partition(derived);
+        let (derived_pre_neg, pre_neg): (Vec<FactId>, Vec<FactId>) = op.pre_neg.iter().partition(derived);
+        let guard = match derived_pre.is_empty() && derived_pre_neg.is_empty() {
+            true => None,
+            false => {
+                let states = self.condition(&derived_pre, &derived_pre_neg, fact_value);
+                if states.is_false() {
+                    return None;
+                }
+                Some(Guard {
+                    key: (derived_pre, derived_pre_neg),
+                    states,
+                })
+            }
+        };
+        let mut relation = self.condition(&pre, &pre_neg, fact_value);
         if relation.is_false() {
             return None;
         }
@@ -354,10 +387,9 @@ impl Encoding {
             }
             changed.push(v);
         }
-        Some(Transition {
-            op: id,
-            relation: self.relation(op.cost as u64, relation, changed),
-        })
+        let mut relation = self.relation(op.cost as u64, relation, changed);
+        relation.guard = guard;
+        Some(Transition { op: id, relation })
     }
 
     /// The states where every fact of `pre` holds and none of `pre_neg`.
@@ -461,6 +493,7 @@ impl Encoding {
         Relation {
             cost,
             bdd,
+            guard: None,
             changed,
             quantified,
         }
@@ -481,9 +514,9 @@ impl Encoding {
         stop: &mut impl FnMut() -> Option<E>,
     ) -> Result<Vec<Relation>, E> {
         let mut by_cost: Vec<&Relation> = members.iter().map(|&i| &self.transitions[i].relation).collect();
-        by_cost.sort_by(|a, b| (a.cost, &a.changed).cmp(&(b.cost, &b.changed)));
+        by_cost.sort_by(|a, b| (a.cost, a.guard_key(), &a.changed).cmp(&(b.cost, b.guard_key(), &b.changed)));
         let mut merged = Vec::new();
-        for class in by_cost.chunk_by(|a, b| a.cost == b.cost) {
+        for class in by_cost.chunk_by(|a, b| (a.cost, a.guard_key()) == (b.cost, b.guard_key())) {
             let mut round: Vec<Relation> = class.iter().map(|&r| r.clone()).collect();
             while round.len() > 1 {
                 let mut next = Vec::with_capacity(round.len().div_ceil(2));
@@ -527,12 +560,23 @@ impl Encoding {
             r.bdd.and(&stay)
         };
         let bdd = Bdd::binary_op_with_limit(max_nodes, &widened(a), &widened(b), op_function::or)?;
-        Some(self.relation(a.cost, bdd, changed))
+        let mut both = self.relation(a.cost, bdd, changed);
+        // The relations of one class have equal guards.
+        both.guard = a.guard.clone();
+        Some(both)
     }
 
     /// The states `relation` reaches from `states`.
     pub fn image(&self, states: &Bdd, relation: &Relation) -> Bdd {
         let quantified = |b: BddVariable| relation.quantified[b.to_index()];
+        let guarded;
+        let states = match &relation.guard {
+            Some(guard) => {
+                guarded = states.and(&guard.states);
+                &guarded
+            }
+            None => states,
+        };
         let after = Bdd::binary_op_with_exists_trigger(states, &relation.bdd, quantified, op_function::and);
         // Of the changed variables, only the primed bits are left.
         relabel(after, |b| b & !1)
@@ -542,7 +586,11 @@ impl Encoding {
     pub fn preimage(&self, states: &Bdd, relation: &Relation) -> Bdd {
         let after = relabel(states.clone(), |b| b + usize::from(relation.quantified[b]));
         let primed = |b: BddVariable| b.to_index() % 2 == 1;
-        Bdd::binary_op_with_exists_trigger(&after, &relation.bdd, primed, op_function::and)
+        let before = Bdd::binary_op_with_exists_trigger(&after, &relation.bdd, primed, op_function::and);
+        match &relation.guard {
+            Some(guard) => before.and(&guard.states),
+            None => before,
+        }
     }
 
     /// One state of a non-empty set, as a set of its own.
