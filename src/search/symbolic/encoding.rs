@@ -17,6 +17,11 @@
 //! same pass) and a renaming of the primed bits to unprimed ones, which
 //! keeps the BDD's shape since each primed bit stands next to its unprimed
 //! one.
+//!
+//! Derived facts take no bits: each is the set of states where its rules
+//! derive it ([`Encoding::derive`]), and a condition on it is a condition
+//! on the variables its rules read. An operator's preconditions on derived
+//! facts stay out of its relation, as a guard on the states before it.
 
 use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddVariable, BddVariableSet, op_function};
 
