@@ -286,7 +286,8 @@ impl Encoding {
     /// The operator as a transition; `None` when no reachable state allows
     /// it: preconditions on two values of one variable, adds of two facts of
     /// one group, or a delete that would leave an exactly-one group empty
-    /// (each contradicts a verified invariant).
+    /// (each contradicts a verified invariant), or preconditions on derived
+    /// facts that hold nowhere. Those on derived facts become its guard.
     ///
     /// A variable the operator changes gets, after it, the value an effect
     /// that fires adds; else "none" where an effect that fires deletes the
