@@ -94,21 +94,26 @@ fn random_tasks_admissible_and_perfect_with_all_variables() {
         let mut auto = PdbHeuristic::new(&t, &quick());
         let mut full = PdbHeuristic::with_patterns(&t, &[all_vars(&t)], 1 << 20);
         for (s, hstar) in &perfect {
-            let h = auto.evaluate(s.bits());
-            match (h, hstar) {
-                (Some(h), Some(hs)) => assert!(h <= *hs, "round {round}: h {h} > h* {hs}"),
-                (None, Some(hs)) => panic!("round {round}: dead end but h* = {hs}"),
-                _ => {}
-            }
-            if t.is_goal(s.bits()) {
-                assert_eq!(h, Some(0), "round {round}: goal state");
-            }
+            assert_admissible(auto.evaluate(s.bits()), *hstar, t.is_goal(s.bits()), round);
             assert_eq!(
                 full.evaluate(s.bits()),
                 *hstar,
                 "round {round}: full pattern must be perfect"
             );
         }
+    }
+}
+
+/// An estimate `h` of a state whose goal distance is `hstar`: at most
+/// `hstar`, no dead end where the goal is reachable, and 0 on goal states.
+fn assert_admissible(h: Option<u64>, hstar: Option<u64>, goal: bool, round: usize) {
+    match (h, hstar) {
+        (Some(h), Some(hs)) => assert!(h <= hs, "round {round}: h {h} > h* {hs}"),
+        (None, Some(hs)) => panic!("round {round}: dead end but h* = {hs}"),
+        _ => {}
+    }
+    if goal {
+        assert_eq!(h, Some(0), "round {round}: goal state");
     }
 }
 
@@ -149,14 +154,7 @@ fn conditional_effects_stay_admissible() {
         for (s, hstar) in &perfect {
             for h in &mut heuristics {
                 let v = h.evaluate(s.bits());
-                match (v, hstar) {
-                    (Some(v), Some(hs)) => assert!(v <= *hs, "round {round}: h {v} > h* {hs}"),
-                    (None, Some(hs)) => panic!("round {round}: dead end but h* = {hs}"),
-                    _ => {}
-                }
-                if t.is_goal(s.bits()) {
-                    assert_eq!(v, Some(0), "round {round}: goal state");
-                }
+                assert_admissible(v, *hstar, t.is_goal(s.bits()), round);
                 informed += usize::from(v.is_some_and(|v| v > 0));
             }
         }
