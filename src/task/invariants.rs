@@ -160,7 +160,7 @@ const MAX_TOUCHING: usize = 8;
 
 /// An operator's facts that lie in one group, of its unconditional part or
 /// of one conditional effect.
-#[derive(Default)]
+#[derive(Clone)]
 struct Part {
     pre: Vec<FactId>,
     add: Vec<FactId>,
@@ -211,11 +211,7 @@ fn worlds(
             }
             fired.push(i);
         }
-        let mut world = Part {
-            pre: base.pre.clone(),
-            add: base.add.clone(),
-            del: base.del.clone(),
-        };
+        let mut world = base.clone();
         for &i in &fired {
             let part = &effects[i].1;
             world.pre.extend(&part.pre);
