@@ -16,7 +16,7 @@ deterministic, so a run cut at t seconds is the full run's prefix); `--time-limi
 exceed the runs' own. `--only-hard lf:2` runs the other configurations only where the portfolio's
 first entry `lf` failed or needed over 2 s (a task it solves sooner never reaches them). `table` prints coverage, agile score and quality score per domain and configuration.
 A spec `fd:ALIAS` runs Fast Downward's driver with that alias (from bench/.venv, which
-`experiment.py` sets up). Every plan file a run writes (`plan`, or `plan.1`, `plan.2`, ... of an
+`experiment.py` sets up), `fd-search:SEARCH` with that search (e.g. `astar(ipdb())`). Every plan file a run writes (`plan`, or `plan.1`, `plan.2`, ... of an
 anytime run) is checked with `corvus validate`; the first plan's time is its file's modification
 time.
 """
@@ -57,10 +57,12 @@ def run_one(corvus, domain_name, domain, problem, name, spec, time_limit, memory
     with tempfile.TemporaryDirectory() as tmp:
         stats = Path(tmp) / "stats.json"
         plan = Path(tmp) / "plan"
-        if spec.startswith("fd:"):
+        if spec.startswith("fd:") or spec.startswith("fd-search:"):
+            kind, what = spec.split(":", 1)
+            what = ["--alias", what, str(domain), str(problem)] if kind == "fd" else \
+                [str(domain), str(problem), "--search", what]
             cmd = fd_driver() + ["--overall-time-limit", f"{int(time_limit)}s",
-                                 "--overall-memory-limit", f"{memory_limit}M", "--plan-file", str(plan),
-                                 "--alias", spec[len("fd:"):], str(domain), str(problem)]
+                                 "--overall-memory-limit", f"{memory_limit}M", "--plan-file", str(plan)] + what
         else:
             cmd = [corvus, "solve", str(domain), str(problem), str(plan), "-q",
                    "--time-limit", f"{time_limit}s", "--memory-limit", f"{memory_limit}M", "--stats-json", str(stats)]

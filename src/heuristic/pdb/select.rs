@@ -5,12 +5,16 @@
 //! merges two patterns whose variables interact (an operator changing one
 //! depends on or changes the other) or adds to a pattern a non-goal
 //! variable its operators depend on. Each candidate pattern's database is
-//! built with the full costs and scored by how much it raises the estimate
-//! on the samples over the patterns it replaces; the best candidate is
-//! taken while it helps and the budgets allow. When none helps, the
-//! samples are drawn again from longer walks (a few times): walks as long
-//! as the goal variables' own estimate stay close to the initial state
-//! when that estimate is far below the goal distance.
+//! built with the full costs and scored by how much it raises the
+//! collection's estimate on the samples; the best candidate is taken while
+//! it helps and the budgets allow. A collection's estimate is its largest
+//! sum over patterns no two of which an operator changes (any
+//! cost-partitioning order that puts such a set first gives at least that
+//! sum): a pattern that shares its operators with others, which cost
+//! partitioning then splits, is not counted at its full-cost value. When
+//! none helps, the samples are drawn again from longer walks (a few times):
+//! walks as long as the goal variables' own estimate stay close to the
+//! initial state when that estimate is far below the goal distance.
 //!
 //! Building a candidate's database is what climbing costs, so small
 //! candidates come first: the size limit starts at [`FIRST_CAP`] and grows
@@ -101,6 +105,165 @@ struct Climber<'i, 'a> {
     budget: &'i mut Budget,
 }
 
+/// The collection the climb has reached: patterns, their full-cost
+/// estimates on the samples, the operators changing each, which pairs
+/// share none, and the collection's estimate on each sample
+/// ([`best_additive_sum`]).
+struct Collection {
+    patterns: Vec<Vec<Var>>,
+    h: Vec<Vec<u64>>,
+    ops: Vec<Vec<u32>>,
+    additive: Vec<Vec<bool>>,
+    value: Vec<u64>,
+}
+
+impl Collection {
+    fn new(patterns: Vec<Vec<Var>>, h: Vec<Vec<u64>>, ops: Vec<Vec<u32>>) -> Self {
+        let mut collection = Collection {
+            patterns: Vec::new(),
+            h: Vec::new(),
+            ops: Vec::new(),
+            additive: Vec::new(),
+            value: Vec::new(),
+        };
+        for ((p, h), ops) in patterns.into_iter().zip(h).zip(ops) {
+            collection.push(p, h, ops);
+        }
+        collection
+    }
+
+    /// The collection's estimate on the samples with the patterns at
+    /// `replaced` (sorted) swapped for a pattern with estimates `h` and
+    /// operators `ops`.
+    fn value_with(&self, replaced: &[usize], h: &[u64], ops: &[u32]) -> Vec<u64> {
+        let kept: Vec<usize> = (0..self.patterns.len())
+            .filter(|i| replaced.binary_search(i).is_err())
+            .collect();
+        let row: Vec<bool> = kept.iter().map(|&k| disjoint(ops, &self.ops[k])).collect();
+        let mut hs: Vec<&[u64]> = kept.iter().map(|&k| &self.h[k][..]).collect();
+        hs.push(h);
+        let n = hs.len();
+        let additive: Vec<Vec<bool>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| match (i < kept.len(), j < kept.len()) {
+                        _ if i == j => false,
+                        (true, true) => self.additive[kept[i]][kept[j]],
+                        (true, false) => row[i],
+                        (false, true) => row[j],
+                        (false, false) => unreachable!("one new pattern"),
+                    })
+                    .collect()
+            })
+            .collect();
+        best_additive_sum(&hs, &additive)
+    }
+
+    fn replace(&mut self, replaced: &[usize], pattern: Vec<Var>, h: Vec<u64>, ops: Vec<u32>) {
+        for &r in replaced.iter().rev() {
+            self.patterns.remove(r);
+            self.h.remove(r);
+            self.ops.remove(r);
+            self.additive.remove(r);
+            for row in &mut self.additive {
+                row.remove(r);
+            }
+        }
+        self.push(pattern, h, ops);
+    }
+
+    fn push(&mut self, pattern: Vec<Var>, h: Vec<u64>, ops: Vec<u32>) {
+        let row: Vec<bool> = self.ops.iter().map(|o| disjoint(&ops, o)).collect();
+        for (r, &a) in self.additive.iter_mut().zip(&row) {
+            r.push(a);
+        }
+        self.additive.push(row.into_iter().chain([false]).collect());
+        self.patterns.push(pattern);
+        self.h.push(h);
+        self.ops.push(ops);
+        let hs: Vec<&[u64]> = self.h.iter().map(Vec::as_slice).collect();
+        self.value = best_additive_sum(&hs, &self.additive);
+    }
+}
+
+/// Most sets of mutually additive patterns looked at per estimate; past it
+/// the estimate is the best sum over those found (still admissible).
+const MAX_CLIQUES: usize = 64;
+
+/// Per sample, the largest sum of estimates `hs` over a set of patterns no
+/// two of which share an operator (`ops`, sorted).
+#[cfg(test)]
+pub(super) fn canonical(hs: &[&[u64]], ops: &[&[u32]]) -> Vec<u64> {
+    let n = hs.len();
+    let additive: Vec<Vec<bool>> = (0..n)
+        .map(|i| (0..n).map(|j| i != j && disjoint(ops[i], ops[j])).collect())
+        .collect();
+    best_additive_sum(hs, &additive)
+}
+
+/// Per sample, the largest sum of estimates `hs` over a set of patterns
+/// that are pairwise `additive`: the maximal such sets are the maximal
+/// cliques of that graph. Dead ends stay capped at [`DEAD_END_SCORE`].
+fn best_additive_sum(hs: &[&[u64]], additive: &[Vec<bool>]) -> Vec<u64> {
+    let n = hs.len();
+    let samples = hs.first().map_or(0, |h| h.len());
+    let all_additive = (0..n).all(|i| (0..n).all(|j| i == j || additive[i][j]));
+    let cliques = if all_additive {
+        vec![(0..n).collect()]
+    } else {
+        let mut cliques = Vec::new();
+        maximal_cliques(additive, Vec::new(), (0..n).collect(), Vec::new(), &mut cliques);
+        cliques
+    };
+    let mut value = vec![0u64; samples];
+    for clique in &cliques {
+        for (s, v) in value.iter_mut().enumerate() {
+            let sum: u64 = clique.iter().map(|&i| hs[i][s]).sum();
+            *v = (*v).max(sum.min(DEAD_END_SCORE));
+        }
+    }
+    value
+}
+
+/// Bron-Kerbosch with pivoting, stopping at [`MAX_CLIQUES`] cliques.
+fn maximal_cliques(adj: &[Vec<bool>], r: Vec<usize>, p: Vec<usize>, x: Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    if out.len() >= MAX_CLIQUES {
+        return;
+    }
+    if p.is_empty() && x.is_empty() {
+        out.push(r);
+        return;
+    }
+    let pivot = p.iter().chain(&x).copied().max_by_key(|&u| p.iter().filter(|&&v| adj[u][v]).count());
+    let candidates: Vec<usize> = p
+        .iter()
+        .copied()
+        .filter(|&v| pivot.is_none_or(|u| !adj[u][v]))
+        .collect();
+    let (mut p, mut x) = (p, x);
+    for v in candidates {
+        let mut r2 = r.clone();
+        r2.push(v);
+        let p2 = p.iter().copied().filter(|&w| adj[v][w]).collect();
+        let x2 = x.iter().copied().filter(|&w| adj[v][w]).collect();
+        maximal_cliques(adj, r2, p2, x2, out);
+        p.retain(|&w| w != v);
+        x.push(v);
+    }
+}
+
+fn disjoint(a: &[u32], b: &[u32]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return false,
+        }
+    }
+    true
+}
+
 impl<'i, 'a> Climber<'i, 'a> {
     fn evaluate(&mut self, pattern: &[Var]) -> Option<&Evaluated> {
         if !self.cache.contains_key(pattern) {
@@ -137,6 +300,27 @@ impl<'i, 'a> Climber<'i, 'a> {
             vs.dedup();
             vs
         })
+    }
+
+    /// The collection of `patterns` judged on the current samples.
+    fn collection(&mut self, patterns: Vec<Vec<Var>>) -> Collection {
+        let samples = self.samples.len();
+        let h: Vec<Vec<u64>> = patterns
+            .iter()
+            .map(|p| self.evaluate(p).map_or_else(|| vec![0; samples], |e| e.h.clone()))
+            .collect();
+        let ops: Vec<Vec<u32>> = patterns.iter().map(|p| pattern_ops(self.info, p)).collect();
+        Collection::new(patterns, h, ops)
+    }
+
+    /// How much swapping the patterns at `replaced` for `pattern` raises the
+    /// collection's estimate on the samples; `None` when the pattern cannot
+    /// be built (too large, or the budget is spent).
+    fn gain(&mut self, collection: &Collection, replaced: &[usize], pattern: &[Var]) -> Option<u64> {
+        let ops = pattern_ops(self.info, pattern);
+        let e = self.evaluate(pattern)?;
+        let value = collection.value_with(replaced, &e.h, &ops);
+        Some(gain_over(&value, |s| collection.value[s]))
     }
 
     fn related_to_pattern(&mut self, pattern: &[Var]) -> Vec<Var> {
@@ -194,11 +378,13 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
     let (mut walk_estimate, mut resamples) = (h0.max(1), 0);
 
     let is_goal_var = |v: Var| info.goal_vars.binary_search(&v).is_ok();
+    let mut collection = climber.collection(patterns);
     let mut cap = config.max_pdb_size.min(FIRST_CAP);
     loop {
         if climber.budget.spent() {
             break;
         }
+        let patterns = collection.patterns.clone();
         let sizes: Vec<usize> = patterns
             .iter()
             .map(|p| climber.evaluate(p).map_or(0, |e| e.size))
@@ -208,10 +394,6 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
         let mut extensions = Vec::new();
         for i in 0..patterns.len() {
             let related = climber.related_to_pattern(&patterns[i]);
-            let base_i: Vec<u64> = match climber.evaluate(&patterns[i]) {
-                Some(e) => e.h.clone(),
-                None => continue,
-            };
             for j in i + 1..patterns.len() {
                 if !patterns[j].iter().any(|v| related.binary_search(v).is_ok()) {
                     continue;
@@ -223,23 +405,16 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
                 if total - sizes[i] - sizes[j] + size > config.max_total_size {
                     continue;
                 }
-                let base_j = match climber.evaluate(&patterns[j]) {
-                    Some(e) => e.h.clone(),
-                    None => continue,
-                };
-                let Some(e) = climber.evaluate(&merged) else {
-                    continue;
-                };
-                let gain = gain_over(&e.h, |s| (base_i[s] + base_j[s]).min(DEAD_END_SCORE));
-                consider(&mut best, gain, size, vec![i, j], merged);
+                if let Some(gain) = climber.gain(&collection, &[i, j], &merged) {
+                    consider(&mut best, gain, size, vec![i, j], merged);
+                }
             }
-            extensions.push((i, related, base_i));
+            extensions.push((i, related));
         }
-        // Extensions with a non-goal variable are judged against the
-        // pattern alone, though their operators are then shared with other
-        // patterns; merges have no such hidden cost, so they go first.
+        // Merges first: they need no variable the collection lacks, and
+        // while one helps, the larger set of extensions is not built.
         if best.is_none() {
-            for (i, related, base_i) in extensions {
+            for (i, related) in extensions {
                 for &v in &related {
                     if is_goal_var(v) {
                         continue;
@@ -251,11 +426,9 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
                     if total - sizes[i] + size > config.max_total_size {
                         continue;
                     }
-                    let Some(e) = climber.evaluate(&grown) else {
-                        continue;
-                    };
-                    let gain = gain_over(&e.h, |s| base_i[s]);
-                    consider(&mut best, gain, size, vec![i], grown);
+                    if let Some(gain) = climber.gain(&collection, &[i], &grown) {
+                        consider(&mut best, gain, size, vec![i], grown);
+                    }
                 }
             }
         }
@@ -272,16 +445,18 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
                 walk_estimate = walk_estimate.saturating_mul(RESAMPLE_GROWTH);
                 climber.samples = random_walk_samples(info, walk_estimate);
                 climber.cache.clear();
+                collection = climber.collection(patterns);
                 cap = config.max_pdb_size.min(FIRST_CAP);
                 continue;
             }
             break;
         };
-        for &r in replaced.iter().rev() {
-            patterns.remove(r);
-        }
-        patterns.push(pattern);
+        let samples = climber.samples.len();
+        let h = climber.evaluate(&pattern).map_or_else(|| vec![0; samples], |e| e.h.clone());
+        let ops = pattern_ops(info, &pattern);
+        collection.replace(&replaced, pattern, h, ops);
     }
+    let patterns = collection.patterns;
     let scores = patterns
         .iter()
         .map(|p| climber.evaluate(p).map_or(0, |e| e.h.iter().sum()))
@@ -372,13 +547,7 @@ pub fn orders(info: &TaskInfo, selection: &Selection, config: &PdbConfig, budget
 fn operators_shared(info: &TaskInfo, patterns: &[Vec<Var>]) -> bool {
     let mut owner: Vec<Option<usize>> = vec![None; info.task.num_operators()];
     for (i, p) in patterns.iter().enumerate() {
-        let mut ops: Vec<u32> = p
-            .iter()
-            .flat_map(|&v| info.ops_affecting[v as usize].iter().copied())
-            .collect();
-        ops.sort_unstable();
-        ops.dedup();
-        for o in ops {
+        for o in pattern_ops(info, p) {
             if owner[o as usize].is_some() {
                 return true;
             }
@@ -386,6 +555,17 @@ fn operators_shared(info: &TaskInfo, patterns: &[Vec<Var>]) -> bool {
         }
     }
     false
+}
+
+/// Operators changing a variable of the pattern (sorted).
+fn pattern_ops(info: &TaskInfo, pattern: &[Var]) -> Vec<u32> {
+    let mut ops: Vec<u32> = pattern
+        .iter()
+        .flat_map(|&v| info.ops_affecting[v as usize].iter().copied())
+        .collect();
+    ops.sort_unstable();
+    ops.dedup();
+    ops
 }
 
 fn initial_values(info: &TaskInfo) -> Vec<u32> {

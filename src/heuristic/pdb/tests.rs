@@ -367,3 +367,45 @@ fn debug_hanoi() {
     }
     eprintln!("h0 {:?}", h.evaluate(t.initial_state().bits()));
 }
+
+#[test]
+fn a_collection_counts_only_patterns_that_share_no_operator() {
+    // Patterns 0 and 1 share operator 7; pattern 2 shares none. On each
+    // sample the estimate is the better of {0, 2} and {1, 2}.
+    let (a, b, c): (&[u64], &[u64], &[u64]) = (&[3, 0, 5], &[1, 4, 5], &[2, 2, 1_000_000]);
+    let (ops_a, ops_b, ops_c): (&[u32], &[u32], &[u32]) = (&[1, 7], &[7, 9], &[2, 3]);
+    let value = select::canonical(&[a, b, c], &[ops_a, ops_b, ops_c]);
+    // A dead end on a sample (pattern 2's third) stays one, capped.
+    assert_eq!(value, vec![5, 6, 1_000_000]);
+    // Without sharing, everything adds up.
+    let value = select::canonical(&[a, b], &[ops_a, ops_c]);
+    assert_eq!(value, vec![4, 4, 10]);
+}
+
+#[test]
+fn patterns_sharing_a_variable_are_not_counted_at_full_cost() {
+    // A player at a or b (facts 0, 1) pushes stone 1 (facts 2-4, goal 4)
+    // from a, ending at b, and stone 2 (facts 5-7, goal 7) from b, ending
+    // at a; walking between a and b costs 1. h* = 4: the pushes alternate.
+    // The stones' own patterns share no operator and add up to 4. Adding
+    // the player to stone 1's pattern raises that pattern alone (push,
+    // walk, push: 3), but stone 2's pushes move the player too: the two
+    // patterns then share operators, and together they are sure of only
+    // max(3, 2) = 3. The climb keeps the stones' own patterns (judging each
+    // extension alone, it took the player into both).
+    let ops: [OpSpec; 6] = [
+        (&[0], &[], &[1], &[0], 1),
+        (&[1], &[], &[0], &[1], 1),
+        (&[0, 2], &[], &[1, 3], &[0, 2], 1),
+        (&[0, 3], &[], &[1, 4], &[0, 3], 1),
+        (&[1, 5], &[], &[0, 6], &[1, 5], 1),
+        (&[1, 6], &[], &[0, 7], &[1, 6], 1),
+    ];
+    let t = task(8, &ops, &[0, 2, 5], &[4, 7], &[]);
+    let info = TaskInfo::new(&t);
+    assert_eq!(info.vars.len(), 3, "player, stone 1, stone 2");
+    let (stone1, stone2) = (info.fact_var[2].0, info.fact_var[5].0);
+    let mut h = PdbHeuristic::new(&t, &quick());
+    assert_eq!(h.patterns(), vec![vec![vec![stone1], vec![stone2]]]);
+    assert_eq!(h.evaluate(t.initial_state().bits()), Some(4));
+}
