@@ -166,6 +166,17 @@ impl<'a> TaskInfo<'a> {
         vs
     }
 
+    /// Operators changing a variable of the pattern (sorted).
+    pub fn ops_changing(&self, pattern: &[Var]) -> Vec<u32> {
+        let mut ops: Vec<u32> = pattern
+            .iter()
+            .flat_map(|&v| self.ops_affecting[v as usize].iter().copied())
+            .collect();
+        ops.sort_unstable();
+        ops.dedup();
+        ops
+    }
+
     /// Number of abstract states of a pattern, `None` above `limit`.
     pub fn pattern_size(&self, pattern: &[Var], limit: usize) -> Option<usize> {
         let mut size = 1usize;
@@ -229,12 +240,7 @@ impl Projection {
         let enumerator = Enumerator::new(info, &vars, mult.clone());
         let goal = goal_states(info, &position, &vars, num_states, &enumerator);
 
-        let mut relevant: Vec<u32> = pattern
-            .iter()
-            .flat_map(|&v| info.ops_affecting[v as usize].iter().copied())
-            .collect();
-        relevant.sort_unstable();
-        relevant.dedup();
+        let relevant = info.ops_changing(pattern);
         let mut ops: Vec<AbstractOp> = Vec::new();
         let mut by_moves: FxHashMap<Vec<Vec<(u32, u32)>>, usize> = FxHashMap::default();
         for o in relevant {

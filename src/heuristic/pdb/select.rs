@@ -309,7 +309,7 @@ impl<'i, 'a> Climber<'i, 'a> {
             .iter()
             .map(|p| self.evaluate(p).map_or_else(|| vec![0; samples], |e| e.h.clone()))
             .collect();
-        let ops: Vec<Vec<u32>> = patterns.iter().map(|p| pattern_ops(self.info, p)).collect();
+        let ops: Vec<Vec<u32>> = patterns.iter().map(|p| self.info.ops_changing(p)).collect();
         Collection::new(patterns, h, ops)
     }
 
@@ -317,7 +317,7 @@ impl<'i, 'a> Climber<'i, 'a> {
     /// collection's estimate on the samples; `None` when the pattern cannot
     /// be built (too large, or the budget is spent).
     fn gain(&mut self, collection: &Collection, replaced: &[usize], pattern: &[Var]) -> Option<u64> {
-        let ops = pattern_ops(self.info, pattern);
+        let ops = self.info.ops_changing(pattern);
         let e = self.evaluate(pattern)?;
         let value = collection.value_with(replaced, &e.h, &ops);
         Some(gain_over(&value, |s| collection.value[s]))
@@ -453,7 +453,7 @@ pub fn select(info: &TaskInfo, config: &PdbConfig, budget: &mut Budget) -> Selec
         };
         let samples = climber.samples.len();
         let h = climber.evaluate(&pattern).map_or_else(|| vec![0; samples], |e| e.h.clone());
-        let ops = pattern_ops(info, &pattern);
+        let ops = info.ops_changing(&pattern);
         collection.replace(&replaced, pattern, h, ops);
     }
     let patterns = collection.patterns;
@@ -547,7 +547,7 @@ pub fn orders(info: &TaskInfo, selection: &Selection, config: &PdbConfig, budget
 fn operators_shared(info: &TaskInfo, patterns: &[Vec<Var>]) -> bool {
     let mut owner: Vec<Option<usize>> = vec![None; info.task.num_operators()];
     for (i, p) in patterns.iter().enumerate() {
-        for o in pattern_ops(info, p) {
+        for o in info.ops_changing(p) {
             if owner[o as usize].is_some() {
                 return true;
             }
@@ -555,17 +555,6 @@ fn operators_shared(info: &TaskInfo, patterns: &[Vec<Var>]) -> bool {
         }
     }
     false
-}
-
-/// Operators changing a variable of the pattern (sorted).
-fn pattern_ops(info: &TaskInfo, pattern: &[Var]) -> Vec<u32> {
-    let mut ops: Vec<u32> = pattern
-        .iter()
-        .flat_map(|&v| info.ops_affecting[v as usize].iter().copied())
-        .collect();
-    ops.sort_unstable();
-    ops.dedup();
-    ops
 }
 
 fn initial_values(info: &TaskInfo) -> Vec<u32> {
