@@ -395,8 +395,8 @@ impl LandmarkCount {
             let op = self.relaxed.original(o);
             // A conditional effect's relaxed operator also needs the
             // effect's conditions.
-            let fires = self.relaxed.pre(o).iter().all(|&p| self.relaxed.holds(p, state));
-            if op != NO_OP && self.applicable(op, state) && fires {
+            let fires = || self.relaxed.pre(o).iter().all(|&p| self.relaxed.holds(p, state));
+            if op != NO_OP && self.applicable(op, state) && fires() {
                 self.preferred.push(op);
             }
         }

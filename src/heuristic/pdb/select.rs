@@ -129,6 +129,7 @@ impl Collection {
         for ((p, h), ops) in patterns.into_iter().zip(h).zip(ops) {
             collection.push(p, h, ops);
         }
+        collection.update_value();
         collection
     }
 
@@ -142,20 +143,10 @@ impl Collection {
         let row: Vec<bool> = kept.iter().map(|&k| disjoint(ops, &self.ops[k])).collect();
         let mut hs: Vec<&[u64]> = kept.iter().map(|&k| &self.h[k][..]).collect();
         hs.push(h);
-        let n = hs.len();
-        let additive: Vec<Vec<bool>> = (0..n)
-            .map(|i| {
-                (0..n)
-                    .map(|j| match (i < kept.len(), j < kept.len()) {
-                        _ if i == j => false,
-                        (true, true) => self.additive[kept[i]][kept[j]],
-                        (true, false) => row[i],
-                        (false, true) => row[j],
-                        (false, false) => unreachable!("one new pattern"),
-                    })
-                    .collect()
-            })
+        let mut additive: Vec<Vec<bool>> = (kept.iter().zip(&row))
+            .map(|(&i, &new)| kept.iter().map(|&j| self.additive[i][j]).chain([new]).collect())
             .collect();
+        additive.push(row.into_iter().chain([false]).collect());
         best_additive_sum(&hs, &additive)
     }
 
@@ -170,8 +161,10 @@ impl Collection {
             }
         }
         self.push(pattern, h, ops);
+        self.update_value();
     }
 
+    /// Adds a pattern; `value` is left for [`Collection::update_value`].
     fn push(&mut self, pattern: Vec<Var>, h: Vec<u64>, ops: Vec<u32>) {
         let row: Vec<bool> = self.ops.iter().map(|o| disjoint(&ops, o)).collect();
         for (r, &a) in self.additive.iter_mut().zip(&row) {
@@ -181,6 +174,9 @@ impl Collection {
         self.patterns.push(pattern);
         self.h.push(h);
         self.ops.push(ops);
+    }
+
+    fn update_value(&mut self) {
         let hs: Vec<&[u64]> = self.h.iter().map(Vec::as_slice).collect();
         self.value = best_additive_sum(&hs, &self.additive);
     }
@@ -194,11 +190,9 @@ const MAX_CLIQUES: usize = 64;
 /// two of which share an operator (`ops`, sorted).
 #[cfg(test)]
 pub(super) fn canonical(hs: &[&[u64]], ops: &[&[u32]]) -> Vec<u64> {
-    let n = hs.len();
-    let additive: Vec<Vec<bool>> = (0..n)
-        .map(|i| (0..n).map(|j| i != j && disjoint(ops[i], ops[j])).collect())
-        .collect();
-    best_additive_sum(hs, &additive)
+    let h = hs.iter().map(|h| h.to_vec()).collect();
+    let ops = ops.iter().map(|o| o.to_vec()).collect();
+    Collection::new(vec![Vec::new(); hs.len()], h, ops).value
 }
 
 /// Per sample, the largest sum of estimates `hs` over a set of patterns
